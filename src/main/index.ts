@@ -1,0 +1,19 @@
+// Composition root of the desktop app: the only place (with src/main/electron/) that touches Electron.
+import { app, ipcMain } from 'electron';
+import { APP_NAME, BridgeChannel, type AppInfo } from '../shared/app-info';
+import { createMainWindow } from './electron/create-main-window';
+
+app.setName(APP_NAME);
+
+ipcMain.handle(BridgeChannel.getAppInfo, (): AppInfo => ({
+  name: APP_NAME,
+  version: app.getVersion(),
+}));
+
+void app.whenReady().then(() => {
+  createMainWindow(__dirname, process.env['ELECTRON_RENDERER_URL']);
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});

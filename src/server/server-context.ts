@@ -1,0 +1,14 @@
+import type { Clock } from './clock';
+import type { ServerConfig } from './config';
+import type { Db } from './db/open-database';
+import type { Access } from './auth/access';
+import type { Urls } from './http/urls';
+
+/** What every resource module is built from; nothing global, so tests can build many servers. */
+export interface ServerContext {
+  db: Db;
+  clock: Clock;
+  config: ServerConfig;
+  access: Access;
+  urls: Urls;
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitBookAPIError, MemberRole } from '@gitbook/api';
+import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import { TOKENS } from '../support/test-fixture';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('organizations', () => {
+  it('lists the caller’s organizations through the published client', async () => {
+    const { data } = await t.client(TOKENS.ada).orgs.listOrganizationsForAuthenticatedUser();
+    expect(data.items.map((org) => org.id)).toEqual(['o-acme']);
+    expect(data.count).toBe(1);
+    const org = data.items[0]!;
+    expect(org.object).toBe('organization');
+    expect(org.urls.location).toBe(`${t.url}/v1/orgs/o-acme`);
+    expect(org.permissions.admin).toBe(true);
+  });
+
+  it('reflects the caller’s role in permissions', async () => {
+    const { data } = await t.client(TOKENS.cara).orgs.getOrganizationById('o-acme');
+    expect(data.permissions.admin).toBe(false);
+    expect(data.permissions.createContent).toBe(false);
+    expect(data.permissions.view).toBe(true);
+  });
+
+  it('answers 404, not 403, for an organization the caller does not belong to', async () => {
+    const error = await t
+      .client(TOKENS.eve)
+      .orgs.getOrganizationById('o-acme')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitBookAPIError);
+    expect((error as GitBookAPIError).code).toBe(404);
+  });
+
+  it('requires a token', async () => {
+    const message = await expectError(await t.request('GET', '/v1/orgs/o-acme', null), 401);
+    expect(message).toMatch(/Authorization/);
+    await expectError(await t.request('GET', '/v1/orgs/o-acme', 'nope-nope'), 401);
+  });
+
+  it('patches every field as an admin and forbids it below admin', async () => {
+    const { data } = await t.client(TOKENS.ada).orgs.updateOrganizationById('o-acme', {
+      title: 'Acme Inc',
+      emailDomains: ['acme.test', 'acme.example'],
+      hostname: 'acme-docs',
+      defaultRole: MemberRole.Read,
+      sso: true,
+      ai: true,
+      inviteLinks: false,
+      logo: 'https://acme.example/logo.png',
+    });
+    expect(data).toMatchObject({
+      title: 'Acme Inc',
+      emailDomains: ['acme.test', 'acme.example'],
+      hostname: 'acme-docs',
+      defaultRole: MemberRole.Read,
+      sso: true,
+      ai: true,
+      inviteLinks: false,
+    });
+    expect(data.urls.logo).toBe('https://acme.example/logo.png');
+    await expectError(
+      await t.request('PATCH', '/v1/orgs/o-acme', TOKENS.bob, { title: 'Nope' }),
+      403,
+    );
+  });
+
+  it('names the field and rule of invalid input', async () => {
+    const long = await expectError(
+      await t.request('PATCH', '/v1/orgs/o-acme', TOKENS.ada, { title: 'x'.repeat(256) }),
+      400,
+    );
+    expect(long).toMatch(/title/);
+    expect(long).toMatch(/255/);
+    const short = await expectError(
+      await t.request('PATCH', '/v1/orgs/o-acme', TOKENS.ada, { hostname: 'ab' }),
+      400,
+    );
+    expect(short).toMatch(/hostname/);
+    const role = await expectError(
+      await t.request('PATCH', '/v1/orgs/o-acme', TOKENS.ada, { defaultRole: 'owner' }),
+      400,
+    );
+    expect(role).toMatch(/defaultRole/);
+    await expectError(await t.request('PATCH', '/v1/orgs/o-acme', TOKENS.ada, '{"title":'), 400);
+  });
+
+  it('gets, patches and deletes link invites', async () => {
+    const api = t.client(TOKENS.ada);
+    const { data: invite } = await api.orgs.getOrganizationInviteLink('o-acme', 'inv-1');
+    expect(invite).toEqual({ object: 'invite', id: 'inv-1', role: 'read', redundant: false });
+    const { data: patched } = await api.orgs.updateOrganizationInviteById('o-acme', 'inv-1', {
+      role: MemberRole.Edit,
+    });
+    expect('role' in patched && patched.role).toBe('edit');
+    const deleted = await api.orgs.deleteOrganizationInviteById('o-acme', 'inv-1');
+    expect(deleted.status).toBe(205);
+    await expectError(
+      await t.request('GET', '/v1/orgs/o-acme/link-invites/inv-1', TOKENS.ada),
+      404,
+    );
+    await expectError(
+      await t.request('GET', '/v1/orgs/o-acme/link-invites/inv-2', TOKENS.cara),
+      403,
+    );
+  });
+
+  it('looks organizations up by e-mail domain', async () => {
+    const { data } = await t
+      .client(TOKENS.ada)
+      .emailDomains.getOrganizationsForEmailDomain('acme.test');
+    expect(data.organizations.map((org) => org.id)).toEqual(['o-acme']);
+  });
+
+  it('sends rate-limit headers on every response', async () => {
+    const response = await t.request('GET', '/v1/orgs', TOKENS.ada);
+    expect(Number(response.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+    expect(response.headers.get('x-ratelimit-remaining')).not.toBeNull();
+    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(
+      Date.now() / 1000 - 1,
+    );
+  });
+});

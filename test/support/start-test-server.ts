@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GitBookAPI } from '@gitbook/api';
+import { buildServer, type QuireServer } from '../../src/server/build-server';
+import type { Clock } from '../../src/server/clock';
+import type { ServerConfig } from '../../src/server/config';
+import { openDatabase, type Db } from '../../src/server/db/open-database';
+import type { Fixture } from '../../src/server/fixture/fixture-schema';
+import { loadFixture } from '../../src/server/fixture/load-fixture';
+import { testFixture } from './test-fixture';
+
+export interface TestServer {
+  url: string;
+  server: QuireServer;
+  db: Db;
+  /** The published GitBook client, pointed at our server. */
+  client(token: string): GitBookAPI;
+  /** Raw fetch against `/v1…` with a bearer token; JSON bodies are serialised. */
+  request(
+    method: string,
+    path: string,
+    token: string | null,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A real server on a real SQLite file, listening on a loopback port. */
+export async function startTestServer(
+  options: { fixture?: Fixture; clock?: Clock; config?: Partial<ServerConfig> } = {},
+): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-server-test-'));
+  const db = openDatabase(join(dir, 'server.db'));
+  const clock = options.clock;
+  loadFixture(db, options.fixture ?? testFixture(), clock ?? { now: () => new Date() });
+  const server = buildServer({
+    db,
+    ...(clock ? { clock } : {}),
+    config: { sweepIntervalMs: 0, ...options.config },
+  });
+  const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  server.ctx.urls.rebase(address);
+  return {
+    url: address,
+    server,
+    db,
+    client: (token) => new GitBookAPI({ endpoint: address, authToken: token }),
+    request: (method, path, token, body, headers = {}) =>
+      fetch(`${address}${path}`, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined
+          ? { body: typeof body === 'string' ? body : JSON.stringify(body) }
+          : {}),
+      }),
+    close: async () => {
+      await server.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts the error envelope and returns its message. */
+export async function expectError(response: Response, status: number): Promise<string> {
+  const body = (await response.json()) as { error?: { code?: number; message?: string } };
+  if (
+    response.status !== status ||
+    body.error?.code !== status ||
+    typeof body.error.message !== 'string'
+  ) {
+    throw new Error(`Expected error ${status}, got ${response.status} ${JSON.stringify(body)}`);
+  }
+  return body.error.message;
+}
