@@ -4,11 +4,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AdminCommands, AdminError } from './admin/admin-commands';
-import { buildServer } from './build-server';
+import { hashToken } from './auth/token-hash';
 import { systemClock } from './clock';
 import { openDatabase, type Db } from './db/open-database';
-import { demoFixture, DEMO_TOKEN } from './fixture/demo-workspace';
-import { FixtureError, loadFixture, readFixture } from './fixture/load-fixture';
+import type { Fixture } from './fixture/fixture-schema';
 
 const USAGE = `Usage:
   npm run server -- [--port <n>] [--host <addr>] [--db <file>] [--fixture <file.json>]
@@ -35,8 +34,11 @@ function open(file: string): Db {
   return openDatabase(file);
 }
 
-function isEmpty(db: Db): boolean {
-  return (db.prepare('SELECT count(*) AS n FROM organizations').get() as { n: number }).n === 0;
+/** Whether a token still works (an operator may have revoked the demo's). */
+function tokenActive(db: Db, token: string): boolean {
+  return !!db
+    .prepare('SELECT 1 FROM tokens WHERE hash = ? AND revoked_at IS NULL')
+    .get(hashToken(token));
 }
 
 async function serve(argv: string[]): Promise<void> {
@@ -69,22 +71,38 @@ async function serve(argv: string[]): Promise<void> {
   if (bodyLimit !== undefined && !(Number.isInteger(bodyLimit) && bodyLimit > 0))
     fail('--body-limit must be a positive integer');
 
-  const db = open(values.db ?? DEFAULT_DB);
-  let demo = false;
-  if (isEmpty(db)) {
+  const dbFile = values.db ?? DEFAULT_DB;
+  // The bundled demo goes only into the default database, never into one the operator named.
+  const demoDb = !values.db && !values.fixture;
+  // Loaded here, not at the top: admin commands start faster without the server's module graph.
+  const [{ buildServer }, { demoFixture, DEMO_TOKEN }, fixtures] = await Promise.all([
+    import('./build-server'),
+    import('./fixture/demo-workspace'),
+    import('./fixture/load-fixture'),
+  ]);
+  const { FixtureError, isDatabaseEmpty, loadFixture, readFixture } = fixtures;
+  // Read and check the fixture before creating the database, so a bad file leaves nothing behind.
+  let fixture: Fixture | undefined;
+  try {
+    fixture = values.fixture ? readFixture(values.fixture) : demoDb ? demoFixture() : undefined;
+  } catch (error) {
+    if (error instanceof FixtureError) fail(error.message);
+    throw error;
+  }
+  const db = open(dbFile);
+  let loaded = false;
+  if (fixture && isDatabaseEmpty(db)) {
     try {
-      if (values.fixture) loadFixture(db, readFixture(values.fixture), systemClock);
-      else if (!values.db) {
-        loadFixture(db, demoFixture(), systemClock);
-        demo = true;
-      }
+      loadFixture(db, fixture, systemClock);
+      loaded = true;
     } catch (error) {
+      db.close();
       if (error instanceof FixtureError) fail(error.message);
       throw error;
     }
   } else if (values.fixture) {
     process.stderr.write(
-      `quire-server: database is not empty; fixture ${values.fixture} not loaded\n`,
+      `quire-server: database ${dbFile} is not empty; fixture ${values.fixture} not loaded\n`,
     );
   }
 
@@ -103,9 +121,14 @@ async function serve(argv: string[]): Promise<void> {
   // With --port 0 the public URL is only known now.
   if (!values['public-url']) server.ctx.urls.rebase(url);
   process.stdout.write(`Quire server listening on ${url}\n`);
-  if (demo || (!values.db && !values.fixture)) {
+  if (loaded)
     process.stdout.write(
-      `Demo workspace loaded. Try: curl -H "Authorization: Bearer ${DEMO_TOKEN}" ${url}/v1/orgs\n`,
+      `Loaded ${demoDb ? 'the demo workspace' : values.fixture} into ${dbFile}\n`,
+    );
+  else if (!values.fixture) process.stdout.write(`Using database ${dbFile}\n`);
+  if (demoDb && tokenActive(db, DEMO_TOKEN)) {
+    process.stdout.write(
+      `Demo token: ${DEMO_TOKEN}\nTry: curl -H "Authorization: Bearer ${DEMO_TOKEN}" ${url}/v1/orgs\n`,
     );
   }
   const stop = () => {
@@ -118,8 +141,27 @@ async function serve(argv: string[]): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+/** The flags each admin command cannot do without, checked before the database is touched. */
+const ADMIN_REQUIRED = {
+  'create-user': ['name', 'email'],
+  'issue-token': ['user'],
+  'revoke-token': ['token'],
+  'create-org': ['title'],
+  'add-member': ['org', 'user', 'role'],
+} as const;
+type AdminCommand = keyof typeof ADMIN_REQUIRED;
+
 function admin(argv: string[]): void {
   const [command, ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command === undefined || !Object.hasOwn(ADMIN_REQUIRED, command)) {
+    fail(
+      `unknown admin command ${command ?? '(none)'}; use one of ${Object.keys(ADMIN_REQUIRED).join(', ')}`,
+    );
+  }
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -136,45 +178,50 @@ function admin(argv: string[]): void {
       role: { type: 'string' },
     },
   });
-  const need = (key: keyof typeof values): string => {
-    const value = values[key];
-    if (typeof value !== 'string' || !value) fail(`admin ${command}: --${key} is required`);
-    return value;
-  };
+  for (const key of ADMIN_REQUIRED[command as AdminCommand]) {
+    if (!values[key]) fail(`admin ${command}: --${key} is required`);
+  }
+  // Checked above; this only narrows the type.
+  const need = (key: 'name' | 'email' | 'user' | 'token' | 'title' | 'org' | 'role'): string =>
+    values[key] ?? '';
   const db = open(values.db);
   const commands = new AdminCommands(db, systemClock);
+  let output: string;
   try {
-    switch (command) {
+    switch (command as AdminCommand) {
       case 'create-user':
-        process.stdout.write(
-          `${commands.createUser({ displayName: need('name'), email: need('email'), ...(values.id ? { id: values.id } : {}) })}\n`,
-        );
+        output = commands.createUser({
+          displayName: need('name'),
+          email: need('email'),
+          ...(values.id ? { id: values.id } : {}),
+        });
         break;
       case 'issue-token':
-        process.stdout.write(`${commands.issueToken(need('user'), values.label ?? '')}\n`);
+        output = commands.issueToken(need('user'), values.label ?? '');
         break;
       case 'revoke-token':
         commands.revokeToken(need('token'));
-        process.stdout.write('revoked\n');
+        output = 'revoked';
         break;
       case 'create-org':
-        process.stdout.write(
-          `${commands.createOrganization({ title: need('title'), emailDomains: values['email-domain'] ?? [], ...(values.id ? { id: values.id } : {}) })}\n`,
-        );
+        output = commands.createOrganization({
+          title: need('title'),
+          emailDomains: values['email-domain'] ?? [],
+          ...(values.id ? { id: values.id } : {}),
+        });
         break;
       case 'add-member':
         commands.addMember(need('org'), need('user'), need('role'));
-        process.stdout.write('added\n');
+        output = 'added';
         break;
-      default:
-        fail(`unknown admin command ${command ?? '(none)'}\n${USAGE}`);
     }
   } catch (error) {
-    if (error instanceof AdminError) fail(error.message);
-    throw error;
-  } finally {
     db.close();
+    if (error instanceof AdminError) fail(`admin ${command}: ${error.message}`);
+    throw error;
   }
+  db.close();
+  process.stdout.write(`${output}\n`);
 }
 
 const argv = process.argv.slice(2);
@@ -187,7 +234,7 @@ try {
     'code' in error &&
     String(error.code).startsWith('ERR_PARSE_ARGS')
   ) {
-    fail(`${error.message}\n${USAGE}`);
+    fail(`${error.message}; run with --help for usage`);
   }
   throw error;
 }

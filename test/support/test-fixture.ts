@@ -102,3 +102,52 @@ export function testFixture(): Fixture {
     ],
   };
 }
+
+/** A 1×1 transparent PNG, the bytes of `f-diagram` in `contentFixture()`. */
+export const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/**
+ * The standard workspace plus `s-media` (Acme), a space with files (a PNG image, a PDF whose name
+ * needs escaping) and every page type: document, group (with a child) and link. A separate
+ * fixture, so lists and counts over the standard one are unaffected.
+ */
+export function contentFixture(): Fixture {
+  const fixture = testFixture();
+  fixture.organizations[0]!.spaces!.push({
+    id: 's-media',
+    title: 'Media',
+    pages: [
+      { id: 'p-media-home', title: 'Home', markdown: '# Home\n\n![Diagram](/files/f-diagram)\n' },
+      {
+        id: 'p-media-group',
+        title: 'Reference',
+        type: 'group',
+        pages: [
+          {
+            id: 'p-media-api',
+            title: 'API',
+            markdown: '# API\n\nSee [home](/pages/p-media-home).\n',
+          },
+        ],
+      },
+      { id: 'p-media-link', title: 'Website', type: 'link', href: 'https://example.com/' },
+    ],
+    files: [
+      {
+        id: 'f-diagram',
+        name: 'diagram.png',
+        contentType: 'image/png',
+        base64: PNG_BASE64,
+        dimensions: { width: 1, height: 1 },
+      },
+      {
+        id: 'f-report',
+        name: 'Relevé "final" v2.pdf',
+        contentType: 'application/pdf',
+        base64: Buffer.from('%PDF-1.4\n% not really\n').toString('base64'),
+      },
+    ],
+  });
+  return fixture;
+}

@@ -9,6 +9,15 @@ export class AdminError extends Error {
   override name = 'AdminError';
 }
 
+/** Ids end up in URL paths, so they follow the same rule as fixture ids. */
+const ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+function checkId(id: string | undefined): void {
+  if (id !== undefined && !ID.test(id)) {
+    throw new AdminError(`--id ${id} must be 1 to 100 letters, digits, "_" or "-"`);
+  }
+}
+
 /**
  * Self-hosting administration the API itself cannot do: users, tokens, organizations, members.
  * Every function validates its input and fails with a one-line AdminError.
@@ -20,7 +29,9 @@ export class AdminCommands {
   ) {}
 
   createUser(input: { id?: string; displayName: string; email: string }): string {
-    if (!input.displayName.trim()) throw new AdminError('--name must not be empty');
+    checkId(input.id);
+    if (!input.displayName.trim() || input.displayName.length > 255)
+      throw new AdminError('--name must be 1 to 255 characters');
     if (!/^[^@\s]+@[^@\s]+$/.test(input.email))
       throw new AdminError(`--email ${input.email} is not an e-mail address`);
     if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(input.email)) {
@@ -53,6 +64,7 @@ export class AdminCommands {
   }
 
   createOrganization(input: { id?: string; title: string; emailDomains?: string[] }): string {
+    checkId(input.id);
     if (input.title.length < 2 || input.title.length > 255)
       throw new AdminError('--title must be 2 to 255 characters');
     const id = input.id ?? newId();
@@ -68,14 +80,14 @@ export class AdminCommands {
   }
 
   addMember(organizationId: string, userId: string, role: string): void {
-    if (!this.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(organizationId)) {
-      throw new AdminError(`Organization ${organizationId} does not exist`);
-    }
-    this.requireUser(userId);
     const parsed: Role | null = role === 'guest' ? null : (role as Role);
     if (parsed !== null && !ROLES.includes(parsed)) {
       throw new AdminError(`--role must be one of ${[...ROLES, 'guest'].join(', ')}`);
     }
+    if (!this.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(organizationId)) {
+      throw new AdminError(`Organization ${organizationId} does not exist`);
+    }
+    this.requireUser(userId);
     this.db
       .prepare(
         `INSERT INTO members (organization_id, user_id, role, joined_at) VALUES (?, ?, ?, ?)

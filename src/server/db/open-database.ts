@@ -20,26 +20,43 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db, options.migrations ?? allMigrations);
+  try {
+    migrate(db, options.migrations ?? allMigrations);
+  } catch (error) {
+    // The caller never gets the handle: close it so the file is not left open (and locked).
+    db.close();
+    throw error;
+  }
   return db;
 }
 
-/** Applies, each in its own transaction, every migration newer than the database's user_version. */
+/**
+ * Applies, each in its own transaction, every migration newer than the database's user_version.
+ * The list is checked whole before anything runs, so a misnumbered list changes nothing, and a
+ * database written by a newer server is refused rather than used with a schema we do not know.
+ */
 export function migrate(db: Db, migrations: readonly Migration[]): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  let applied = 0;
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1) {
       throw new Error(
         `Migration ${migration.name} has version ${migration.version}, expected ${index + 1}`,
       );
     }
-    if (migration.version <= current) return;
+  });
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `Database schema version ${current} is newer than this server knows (${migrations.length})`,
+    );
+  }
+  let applied = 0;
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
     db.transaction(() => {
       migration.up(db);
       db.pragma(`user_version = ${migration.version}`);
     })();
     applied++;
-  });
+  }
   return applied;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/open-database';
 import { hashToken } from '../auth/token-hash';
 import { ApiError } from './api-error';
@@ -13,6 +13,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
   }
+  interface FastifyContextConfig {
+    /** The route needs no bearer token (e.g. signed file downloads); still rate-limited by address. */
+    public?: boolean;
+  }
 }
 
 /** The authenticated caller; route handlers run only after `authenticate` has set it. */
@@ -21,22 +25,49 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-/**
- * Bearer-token authentication and per-token rate limiting, on every request. Rate-limit headers
- * go on every response, refused ones included, so clients can pace themselves.
- */
-export function installAuthentication(app: FastifyInstance, db: Db, limiter: RateLimiter): void {
-  const findToken = db.prepare<[string], { user_id: string }>(
-    'SELECT user_id FROM tokens WHERE hash = ? AND revoked_at IS NULL',
-  );
-  app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const header = request.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const tokenHash = match?.[1] ? hashToken(match[1]) : null;
-    const row = tokenHash ? findToken.get(tokenHash) : undefined;
+/** What the Authorization header of a request says, before any decision is taken. */
+interface Credentials {
+  header: string | undefined;
+  /** The token of a well-formed `Bearer <token>` header. */
+  token: string | null;
+  /** The caller, when the token is known and not revoked. */
+  caller: Caller | null;
+}
 
-    const decision = limiter.take(row && tokenHash ? `t:${tokenHash}` : `ip:${request.ip}`);
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Bearer-token authentication and per-token rate limiting. Rate-limit headers go on every
+ * response, refused ones included, so clients can pace themselves.
+ */
+export class Authenticator {
+  private readonly findToken;
+
+  constructor(
+    db: Db,
+    private readonly limiter: RateLimiter,
+  ) {
+    this.findToken = db.prepare<[string], { user_id: string }>(
+      'SELECT user_id FROM tokens WHERE hash = ? AND revoked_at IS NULL',
+    );
+  }
+
+  credentials(request: FastifyRequest): Credentials {
+    const header = request.headers.authorization;
+    const token = header ? (BEARER.exec(header)?.[1] ?? null) : null;
+    if (!token) return { header, token, caller: null };
+    const tokenHash = hashToken(token);
+    const row = this.findToken.get(tokenHash);
+    return { header, token, caller: row ? { userId: row.user_id, tokenHash } : null };
+  }
+
+  /**
+   * Counts the request against its token (or, without a valid token, its address), sets the
+   * X-RateLimit-* headers and throws 429 when the window is used up.
+   */
+  charge(request: FastifyRequest, reply: FastifyReply, credentials: Credentials): void {
+    const key = credentials.caller ? `t:${credentials.caller.tokenHash}` : `ip:${request.ip}`;
+    const decision = this.limiter.take(key);
     void reply.headers({
       'x-ratelimit-limit': String(decision.limit),
       'x-ratelimit-remaining': String(decision.remaining),
@@ -46,15 +77,31 @@ export function installAuthentication(app: FastifyInstance, db: Db, limiter: Rat
       throw new ApiError(
         429,
         `API rate limit exceeded. Please try again in ${decision.retryAfter} seconds`,
-        {
-          'retry-after': String(decision.retryAfter),
-        },
+        { 'retry-after': String(decision.retryAfter) },
       );
     }
-    if (!header)
+  }
+
+  /** Charges the request and sets `request.caller`, or throws 429 / 401 with a specific message. */
+  authenticate(request: FastifyRequest, reply: FastifyReply): void {
+    const credentials = this.credentials(request);
+    this.charge(request, reply, credentials);
+    if (!credentials.header)
       throw new ApiError(401, 'Missing Authorization header: send "Authorization: Bearer <token>"');
-    if (!match) throw new ApiError(401, 'Authorization header must be "Bearer <token>"');
-    if (!row || !tokenHash) throw new ApiError(401, 'Unknown or revoked token');
-    request.caller = { userId: row.user_id, tokenHash };
+    if (!credentials.token)
+      throw new ApiError(401, 'Authorization header must be "Bearer <token>"');
+    if (!credentials.caller) throw new ApiError(401, 'Unknown or revoked token');
+    request.caller = credentials.caller;
+  }
+}
+
+export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.public) {
+      authenticator.charge(request, reply, { header: undefined, token: null, caller: null });
+      return;
+    }
+    authenticator.authenticate(request, reply);
   });
 }

@@ -21,6 +21,19 @@ interface StoredResponse {
   body: string | null;
 }
 
+/** JSON with object keys sorted, so the same body sent with its keys in another order matches. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(
+          Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0,
+          ),
+        )
+      : inner,
+  );
+}
+
 /**
  * `Idempotency-Key` on POST, PUT and PATCH: the first response (anything but a 5xx or 429) is
  * stored for 24 hours per user; the same key and body replay it, the same key with another body
@@ -49,7 +62,7 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
     }
     const userId = request.caller.userId;
     const requestHash = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+      .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
       .digest('hex');
     const now = clock.now();
     expire.run(new Date(now.getTime() - RETENTION_MS).toISOString());

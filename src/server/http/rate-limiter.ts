@@ -16,6 +16,8 @@ export interface RateDecision {
  */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; used: number }>();
+  /** The window of the last sweep: sweeping again within it would find nothing to drop. */
+  private sweptWindow = Number.NaN;
 
   constructor(
     private readonly max: number,
@@ -30,7 +32,7 @@ export class RateLimiter {
     if (!window || window.start !== start) {
       window = { start, used: 0 };
       this.windows.set(key, window);
-      if (this.windows.size > 10_000) this.evict(start);
+      if (this.windows.size > 10_000 && this.sweptWindow !== start) this.evict(start);
     }
     const resetMs = start + this.windowMs;
     const allowed = window.used < this.max;
@@ -45,6 +47,7 @@ export class RateLimiter {
   }
 
   private evict(currentStart: number): void {
+    this.sweptWindow = currentStart;
     for (const [key, window] of this.windows)
       if (window.start !== currentStart) this.windows.delete(key);
   }

@@ -1,8 +1,30 @@
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
+import { changeRequestRoutes } from './change-requests/change-request-routes';
+import { collectionRoutes } from './collections/collection-routes';
+import { commentRoutes } from './comments/comment-routes';
+import { changeRequestContentRoutes } from './content/change-request-content-routes';
+import { spaceContentRoutes } from './content/space-content-routes';
+import { customFieldRoutes } from './custom-fields/custom-field-routes';
+import { linkRoutes } from './links/link-routes';
+import { memberRoutes } from './members/member-routes';
 import { organizationRoutes } from './organizations/organization-routes';
+import { searchRoutes } from './search/search-routes';
+import { spaceRoutes } from './spaces/space-routes';
+import { teamRoutes } from './teams/team-routes';
 
 /** Every resource's routes, in one place so the API surface is easy to review. */
 export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void {
   organizationRoutes(app, ctx);
+  memberRoutes(app, ctx);
+  teamRoutes(app, ctx);
+  collectionRoutes(app, ctx);
+  spaceRoutes(app, ctx);
+  customFieldRoutes(app, ctx);
+  spaceContentRoutes(app, ctx);
+  changeRequestRoutes(app, ctx);
+  changeRequestContentRoutes(app, ctx);
+  commentRoutes(app, ctx);
+  linkRoutes(app, ctx);
+  searchRoutes(app, ctx);
 }

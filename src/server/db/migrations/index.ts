@@ -1,5 +1,6 @@
 import type { Migration } from '../migration';
 import { migration0001Core } from './0001-core';
+import { migration0002Content } from './0002-content';
 
 /** Every migration, in the order they apply. Append only. */
-export const migrations: readonly Migration[] = [migration0001Core];
+export const migrations: readonly Migration[] = [migration0001Core, migration0002Content];

@@ -1,0 +1,402 @@
+/**
+ * Finds every link and image target in a page's Markdown and says what it points at, so link
+ * checks, backlinks and move-rewrites can work on Git Sync Markdown without rendering it.
+ */
+import type { Html, Nodes, Root } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+
+/**
+ * - `page`: a page of the same space — relative `.md` / folder links (`../guide/setup.md`,
+ *   `./README.md`, `../publish/embedding/`) or GitBook refs (`/pages/<id>`, `pages/<id>`).
+ * - `file`: an uploaded file — `.gitbook/assets/…` paths, other relative paths with a non-`.md`
+ *   extension, or `/files/<id>`.
+ * - `external`: `http:`, `https:`, `mailto:` and protocol-relative `//host` URLs.
+ * - `anchor`: `#fragment` on the same page.
+ * - `other`: anything else — `/broken/…` placeholders Git Sync writes for unresolvable refs,
+ *   site-absolute paths, `.gitbook/includes/…` (reusable content), other schemes.
+ */
+export type LinkKind = 'page' | 'file' | 'external' | 'anchor' | 'other';
+
+/** Where in the Markdown a target was written. */
+export type LinkSource = 'link' | 'image' | 'definition' | 'html' | 'liquid' | 'frontmatter';
+
+export interface ClassifiedHref {
+  kind: LinkKind;
+  /** For relative page/file links: the decoded path without query or fragment. */
+  path?: string;
+  /** For `/pages/<id>` refs. */
+  pageId?: string;
+  /** For `/files/<id>` refs. */
+  fileId?: string;
+  /** The decoded fragment without `#`, when there is one. */
+  anchor?: string;
+}
+
+export interface ExtractedLink extends ClassifiedHref {
+  /** The target as written (entity-decoded for HTML; angle brackets removed). */
+  href: string;
+  source: LinkSource;
+  /** 1-based line and column in the original Markdown, frontmatter included. */
+  line: number;
+  column: number;
+  /** Link text or image alt, when the syntax has one. */
+  text?: string;
+  /** Markdown link title (`[x](y.md "mention")`), when present. */
+  title?: string;
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+/** Parses Markdown the way the content features do (CommonMark + GFM). */
+export function parseMarkdown(markdown: string): Root {
+  return parser.parse(markdown);
+}
+
+/** Lists every link/image target in document order. Never throws on malformed Markdown. */
+export function extractLinks(markdown: string): ExtractedLink[] {
+  const links: ExtractedLink[] = [];
+  const { frontmatterLines, cover } = frontmatterOf(markdown);
+  if (cover)
+    links.push({
+      ...classifyHref(cover.value),
+      href: cover.value,
+      source: 'frontmatter',
+      line: cover.line,
+      column: 1,
+    });
+
+  // Blank out the frontmatter instead of cutting it so every position stays that of the original.
+  const lines = markdown.split('\n');
+  const body = lines.map((line, i) => (i < frontmatterLines ? '' : line)).join('\n');
+  const root = parseMarkdown(body);
+
+  const definitions = new Map<string, string>();
+  const liquidSpans: Array<[number, number]> = [];
+
+  const visit = (node: Nodes): void => {
+    const start = node.position?.start;
+    const at = { line: start?.line ?? 1, column: start?.column ?? 1 };
+    switch (node.type) {
+      case 'link': {
+        // GFM autolink literals inside `{% embed url="…" %}` are the tag's target, already listed.
+        const offset = start?.offset ?? -1;
+        if (!liquidSpans.some(([from, to]) => offset >= from && offset < to)) {
+          links.push(make(node.url, 'link', at, plainText(node), node.title));
+        }
+        break;
+      }
+      case 'image':
+        links.push(make(node.url, 'image', at, node.alt ?? undefined, node.title));
+        break;
+      case 'definition':
+        definitions.set(node.identifier, node.url);
+        links.push(make(node.url, 'definition', at, node.label ?? undefined, node.title));
+        break;
+      case 'html':
+        links.push(...htmlLinks(node, at));
+        break;
+      case 'paragraph':
+      case 'heading':
+      case 'tableCell': {
+        const from = node.position?.start.offset;
+        const to = node.position?.end.offset;
+        if (from !== undefined && to !== undefined) {
+          for (const hit of liquidTargets(body.slice(from, to), from, at)) {
+            liquidSpans.push([hit.from, hit.to]);
+            links.push(hit.link);
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if ('children' in node) for (const child of node.children) visit(child);
+  };
+  visit(root);
+  links.sort((a, b) => a.line - b.line || a.column - b.column);
+  return links;
+}
+
+function make(
+  href: string,
+  source: LinkSource,
+  at: { line: number; column: number },
+  text?: string,
+  title?: string | null,
+): ExtractedLink {
+  const link: ExtractedLink = {
+    ...classifyHref(href),
+    href,
+    source,
+    line: at.line,
+    column: at.column,
+  };
+  if (text !== undefined && text !== '') link.text = text;
+  if (title) link.title = title;
+  return link;
+}
+
+/** Classifies one link target (see LinkKind). */
+export function classifyHref(rawHref: string): ClassifiedHref {
+  const href = rawHref.trim();
+  if (href === '') return { kind: 'other' };
+  if (href.startsWith('#')) return { kind: 'anchor', anchor: safeDecode(href.slice(1)) };
+  if (href.startsWith('//')) return { kind: 'external' };
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1]?.toLowerCase();
+  if (scheme) {
+    return scheme === 'http' || scheme === 'https' || scheme === 'mailto'
+      ? { kind: 'external' }
+      : { kind: 'other' };
+  }
+
+  const hashAt = href.indexOf('#');
+  const anchor = hashAt >= 0 ? safeDecode(href.slice(hashAt + 1)) : undefined;
+  const withAnchor = <T extends ClassifiedHref>(result: T): T =>
+    anchor ? { ...result, anchor } : result;
+  const pathPart = href.slice(0, hashAt >= 0 ? hashAt : undefined).split('?')[0] ?? '';
+  const path = safeDecode(pathPart);
+
+  // GitBook's stable refs: `/pages/<id>` (also written without the leading slash) and `/files/<id>`.
+  const pageRef = /^\/?pages\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (pageRef?.[1] && pageRef[1] !== 'README')
+    return withAnchor({ kind: 'page', pageId: pageRef[1] });
+  const fileRef = /^\/files\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (fileRef?.[1]) return withAnchor({ kind: 'file', fileId: fileRef[1] });
+  if (path.startsWith('/')) {
+    // Git-style API refs (`/pages/<slug>.md`, `/pages/<slug>/README.md`) name pages by path.
+    if (/^\/pages\/.+\.md$/i.test(path)) return withAnchor({ kind: 'page', path });
+    return withAnchor({ kind: 'other', path });
+  }
+
+  const segments = path.split('/');
+  if (segments.includes('.gitbook')) {
+    const at = segments.indexOf('.gitbook');
+    return withAnchor({ kind: segments[at + 1] === 'assets' ? 'file' : 'other', path });
+  }
+  const last = segments[segments.length - 1] ?? '';
+  if (last === '' || last === '.' || last === '..') return withAnchor({ kind: 'page', path });
+  if (/\.md$/i.test(last)) return withAnchor({ kind: 'page', path });
+  // Another extension is a file in the repository; no extension is a page path written without `.md`.
+  if (/\.[A-Za-z0-9]{1,8}$/.test(last)) return withAnchor({ kind: 'file', path });
+  return withAnchor({ kind: 'page', path });
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function plainText(node: Nodes): string {
+  if ('value' in node && node.type !== 'html') return node.value;
+  if (node.type === 'image') return node.alt ?? '';
+  if ('children' in node) return node.children.map(plainText).join('');
+  return '';
+}
+
+const ATTRIBUTE = /\s(href|src|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+
+/** `href`/`src`/`srcset` attributes of raw HTML — GitBook writes figures, cards and mentions as HTML. */
+function htmlLinks(node: Html, at: { line: number; column: number }): ExtractedLink[] {
+  const found: ExtractedLink[] = [];
+  for (const match of node.value.matchAll(ATTRIBUTE)) {
+    const name = (match[1] ?? '').toLowerCase();
+    const raw = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+    const position = positionAt(node.value, match.index ?? 0, at);
+    const targets = name === 'srcset' ? srcsetUrls(raw) : [raw];
+    for (const target of targets) {
+      if (target !== '') found.push(make(target, 'html', position));
+    }
+  }
+  return found;
+}
+
+/**
+ * URLs of a `srcset`: comma-separated `url [descriptor]` candidates. Git Sync writes one URL with
+ * raw spaces (`x (1).svg`), so only a trailing width/density descriptor is removed, not every word.
+ */
+export function srcsetUrls(srcset: string): string[] {
+  return srcset
+    .split(/,\s+/)
+    .map((candidate) => candidate.trim().replace(/\s+\d+(?:\.\d+)?[wx]$/i, ''))
+    .filter((url) => url !== '');
+}
+
+const LIQUID =
+  /\{%\s*(content-ref|embed|file|include|page-ref)\s+(?:(?:url|src|page)\s*=\s*)?"([^"]*)"[^%]*%\}/g;
+
+function liquidTargets(
+  source: string,
+  baseOffset: number,
+  at: { line: number; column: number },
+): Array<{ from: number; to: number; link: ExtractedLink }> {
+  const found: Array<{ from: number; to: number; link: ExtractedLink }> = [];
+  for (const match of source.matchAll(LIQUID)) {
+    const index = match.index ?? 0;
+    found.push({
+      from: baseOffset + index,
+      to: baseOffset + index + match[0].length,
+      link: make(match[2] ?? '', 'liquid', positionAt(source, index, at)),
+    });
+  }
+  return found;
+}
+
+/** Line/column of `index` inside a node's text, given the node's own start position. */
+function positionAt(text: string, index: number, start: { line: number; column: number }) {
+  const before = text.slice(0, index);
+  const newlines = before.split('\n').length - 1;
+  if (newlines === 0) return { line: start.line, column: start.column + index };
+  return { line: start.line + newlines, column: index - before.lastIndexOf('\n') };
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
+
+/** Decodes the entities Git Sync writes in HTML attributes (`&#x26;`, `&amp;`, …). */
+export function decodeEntities(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, body: string) => {
+    if (body[0] === '#') {
+      const code =
+        body[1] === 'x' || body[1] === 'X'
+          ? parseInt(body.slice(2), 16)
+          : parseInt(body.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff
+        ? String.fromCodePoint(code)
+        : entity;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
+  });
+}
+
+/**
+ * The frontmatter's line count (so it can be blanked out) and its `cover:` path, found with a line
+ * scan rather than a YAML parse: link extraction must not fail on frontmatter the importer rejects.
+ */
+function frontmatterOf(markdown: string): {
+  frontmatterLines: number;
+  cover?: { value: string; line: number };
+} {
+  const lines = markdown.split('\n');
+  if (!/^---[a-z]*\r?$/i.test(lines[0] ?? '')) return { frontmatterLines: 0 };
+  const close = lines.findIndex((line, i) => i > 0 && /^---\s*$/.test(line));
+  if (close < 0) return { frontmatterLines: 0 };
+  for (let i = 1; i < close; i += 1) {
+    const match = /^cover:\s*(.+?)\s*$/.exec(lines[i] ?? '');
+    if (match?.[1]) {
+      const value = match[1].replace(/^(['"])(.*)\1$/, '$2');
+      return { frontmatterLines: close + 1, cover: { value, line: i + 1 } };
+    }
+  }
+  return { frontmatterLines: close + 1 };
+}
+
+/**
+ * Git Sync file of a page (§1.3 of the Git Sync notes): `<path>.md`, or `<path>/README.md` for a
+ * page with children; the space's first page is the root `README.md` (path '').
+ */
+export function pageFilePath(pagePath: string, hasChildren: boolean): string {
+  if (pagePath === '') return 'README.md';
+  return hasChildren ? `${pagePath}/README.md` : `${pagePath}.md`;
+}
+
+/**
+ * The page path a Git Sync file or folder link designates: `a/b.md` → `a/b`, `a/b/README.md`,
+ * `a/b/` and `a/b` → `a/b`, `README.md` → ''. Null for paths that are not pages (`.gitbook/…`, `..`).
+ */
+export function filePathToPagePath(filePath: string): string | null {
+  const segments = filePath.split('/').filter((segment) => segment !== '' && segment !== '.');
+  if (segments.some((segment) => segment === '..' || segment === '.gitbook')) return null;
+  const last = segments[segments.length - 1];
+  if (last !== undefined && /^readme\.md$/i.test(last)) segments.pop();
+  else if (last !== undefined && /\.md$/i.test(last))
+    segments[segments.length - 1] = last.slice(0, -3);
+  return segments.join('/');
+}
+
+export interface ResolveOptions {
+  /**
+   * True when the linking page is stored as `<path>/README.md` (it has child pages, or it is the
+   * root README): its links are then relative to its own folder instead of its parent's.
+   */
+  fromIsReadme?: boolean;
+}
+
+/**
+ * Resolves a relative Markdown link written in the page at `fromPagePath` to the Git Sync page
+ * path it designates (`guides/setup` + `../reference/api.md` → `reference/api`). Returns null
+ * when the link is not a relative page link or climbs above the space root.
+ *
+ * Paths are Git Sync paths: the file path without `.md` / `/README.md`. Pages inside a group live
+ * under the group's folder there, which walkPages paths omit — map through the page tree (e.g.
+ * gitSyncPagePaths) rather than comparing with walkPages paths directly.
+ */
+export function resolveRelativePagePath(
+  fromPagePath: string,
+  href: string,
+  options: ResolveOptions = {},
+): string | null {
+  const target = classifyHref(href);
+  if (target.kind !== 'page' || target.path === undefined || target.path.startsWith('/'))
+    return null;
+  const fromFile = pageFilePath(fromPagePath, options.fromIsReadme ?? fromPagePath === '');
+  const folder = fromFile.split('/').slice(0, -1);
+  for (const segment of target.path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (folder.length === 0) return null;
+      folder.pop();
+    } else {
+      folder.push(segment);
+    }
+  }
+  return filePathToPagePath(folder.join('/'));
+}
+
+/** The minimal page shape gitSyncPagePaths needs (StoredPage satisfies it). */
+export interface TreePage {
+  id: string;
+  type: string;
+  slug: string;
+  pages: readonly TreePage[];
+}
+
+/**
+ * Git Sync path of every document page, keyed by path: groups contribute a folder (their slug),
+ * a page with children is `<path>/README.md`, and the very first page is the root README ('').
+ */
+export function gitSyncPagePaths(
+  pages: readonly TreePage[],
+): Map<string, { id: string; file: string }> {
+  const paths = new Map<string, { id: string; file: string }>();
+  let first = true;
+  const visit = (siblings: readonly TreePage[], folder: string) => {
+    for (const page of siblings) {
+      const path = folder ? `${folder}/${page.slug}` : page.slug;
+      if (page.type === 'group') {
+        visit(page.pages, path);
+        continue;
+      }
+      if (page.type === 'document') {
+        const gitPath = first && folder === '' ? '' : path;
+        first = false;
+        if (!paths.has(gitPath))
+          paths.set(gitPath, { id: page.id, file: pageFilePath(gitPath, page.pages.length > 0) });
+      }
+      visit(page.pages, path);
+    }
+  };
+  visit(pages, '');
+  return paths;
+}

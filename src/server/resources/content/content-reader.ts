@@ -1,0 +1,369 @@
+import type { JSONDocument } from '@gitbook/api';
+import { diffRevisionTrees } from '../../content/diff-revision-trees';
+import { FileUrlSigner } from '../../content/file-url-signer';
+import {
+  FrontmatterError,
+  markdownToDocument,
+  readPageMarkdown,
+} from '../../content/markdown-document';
+import {
+  findPage,
+  serializeFile,
+  serializePage,
+  type ApiPage,
+  type PageFormat,
+  type PageSerializeOptions,
+} from '../../content/page-serializer';
+import type { RevisionTree, StoredFile, StoredPage } from '../../content/revision-tree';
+import { notFound } from '../../http/api-error';
+import { listEnvelope, paginateArray, type PageQuery } from '../../http/paginate';
+import type { ServerContext } from '../../server-context';
+import { ChangeRequestQueries } from '../change-requests/change-request-queries';
+import { serializeChangeRequest } from '../change-requests/change-request-serializer';
+import { DEFAULT_CHANGES_LIMIT } from './content-schema';
+import { ContentQueries, type RevisionMetaRow } from './content-queries';
+import { JsonResponseCache, toJsonBytes, type JsonBytes } from './json-response-cache';
+import { revisionJsonWithMarkdown } from './revision-json';
+import {
+  serializeChange,
+  serializePagesResponse,
+  serializeRevision,
+  type RevisionUrls,
+} from './revision-serializer';
+
+/** Which revision a read is about, and how its URLs are built. */
+export interface ContentSource {
+  spaceId: string;
+  revision: RevisionMetaRow;
+  urls: RevisionUrls;
+  /** Change-request content: page app URLs point into the change request (its number). */
+  changeRequest?: string;
+}
+
+const EMPTY_TREE: RevisionTree = { pages: [], files: [] };
+
+/** Document pages' body hashes, each once. */
+function bodyHashes(pages: readonly StoredPage[], into = new Set<string>()): Set<string> {
+  for (const page of pages) {
+    if (page.body) into.add(page.body);
+    bodyHashes(page.pages, into);
+  }
+  return into;
+}
+
+/**
+ * The published JSON document of a stored page. The frontmatter and the leading `# Title` are
+ * page fields, not content; a body whose frontmatter cannot be read is converted whole rather
+ * than failing the read.
+ */
+export function pageDocument(markdown: string): JSONDocument {
+  let body = markdown;
+  try {
+    body = readPageMarkdown(markdown).body;
+  } catch (error) {
+    if (!(error instanceof FrontmatterError)) throw error;
+  }
+  return markdownToDocument(body);
+}
+
+/**
+ * Reads of a revision's content (the live revision of a space, a revision by id, a change
+ * request's revision): access checks, then responses. Page trees are sent as pre-serialised
+ * JSON (see JsonResponseCache); everything is built from objects made field by field.
+ */
+export class ContentReader {
+  readonly queries: ContentQueries;
+  readonly signer: FileUrlSigner;
+  private readonly changeRequests: ChangeRequestQueries;
+  private readonly cache = new JsonResponseCache();
+
+  constructor(private readonly ctx: ServerContext) {
+    this.queries = new ContentQueries(ctx.db);
+    this.signer = new FileUrlSigner(ctx.db);
+    this.changeRequests = new ChangeRequestQueries(ctx.db);
+  }
+
+  // --- sources ----------------------------------------------------------------------------------
+
+  /** The live revision of a space the caller may read. */
+  spaceSource(userId: string, spaceId: string): ContentSource {
+    this.ctx.access.requireSpace(userId, spaceId, 'read');
+    const space = this.queries.space(spaceId);
+    const revision = space ? this.queries.revision(space.revision_id) : undefined;
+    if (!space || !revision) throw notFound(`Space ${spaceId}`);
+    const { urls } = this.ctx;
+    const published = urls.published(`/${space.organization_id}/${space.id}`);
+    return {
+      spaceId,
+      revision,
+      urls: {
+        app: urls.app(`/s/${spaceId}`),
+        // As on the Space resource: public and unlisted spaces are published.
+        ...(space.visibility === 'public' || space.visibility === 'unlisted' ? { published } : {}),
+        ...(space.visibility === 'public' ? { public: published } : {}),
+      },
+    };
+  }
+
+  /** A revision by id; one of another space is as unknown as one that does not exist. */
+  revisionSource(userId: string, spaceId: string, revisionId: string): ContentSource {
+    this.ctx.access.requireSpace(userId, spaceId, 'read');
+    const revision = this.queries.revision(revisionId);
+    if (!revision || revision.space_id !== spaceId) throw notFound(`Revision ${revisionId}`);
+    return {
+      spaceId,
+      revision,
+      urls: { app: this.ctx.urls.app(`/s/${spaceId}/~/revisions/${revisionId}`) },
+    };
+  }
+
+  /** The current revision of a change request, by id or number. */
+  changeRequestSource(userId: string, spaceId: string, ref: string): ContentSource {
+    const { changeRequest, revision } = this.changeRequest(userId, spaceId, ref);
+    return {
+      spaceId,
+      revision,
+      changeRequest: String(changeRequest.number),
+      urls: { app: this.ctx.urls.app(`/s/${spaceId}/~/changes/${changeRequest.number}`) },
+    };
+  }
+
+  private changeRequest(userId: string, spaceId: string, ref: string) {
+    this.ctx.access.requireSpace(userId, spaceId, 'read');
+    const changeRequest = this.changeRequests.find(spaceId, ref);
+    const revision = changeRequest ? this.queries.revision(changeRequest.revision_id) : undefined;
+    if (!changeRequest || !revision) throw notFound(`Change request ${ref}`);
+    return { changeRequest, revision };
+  }
+
+  // --- responses --------------------------------------------------------------------------------
+
+  /** The Revision resource; with a format every document page carries its content. */
+  revisionBytes(source: ContentSource, format: PageFormat | undefined): JsonBytes {
+    const mergedFrom = this.mergedFrom(source);
+    // The change request of a merge revision can change later (comments, subject): its current
+    // form is part of the key, so a cached revision never shows an old one.
+    const key = this.key(source, 'revision', format ?? '', JSON.stringify(mergedFrom ?? null));
+    return this.cache.getBytes(key, () => {
+      const tree = this.tree(source);
+      const view = {
+        meta: source.revision,
+        tree,
+        urls: source.urls,
+        ...(mergedFrom ? { mergedFrom } : {}),
+      };
+      if (format !== 'markdown') {
+        return toJsonBytes(
+          serializeRevision(view, this.pageOptions(source, format, tree.pages), this.signer),
+        );
+      }
+      // Markdown is spliced in as SQLite quoted it: no escaping of megabytes in JavaScript.
+      const { pages, ...fields } = serializeRevision(
+        view,
+        this.pageOptions(source, undefined, []),
+        this.signer,
+      );
+      const quoted = this.queries.quotedBodies([...bodyHashes(tree.pages)]);
+      return revisionJsonWithMarkdown(fields, pages as ApiPage[], tree.pages, quoted);
+    });
+  }
+
+  /** `{ pages }`: the page tree without content. */
+  pagesBytes(source: ContentSource): JsonBytes {
+    return this.cache.get(this.key(source, 'pages'), () =>
+      serializePagesResponse(this.tree(source), this.pageOptions(source, undefined, [])),
+    );
+  }
+
+  pageByIdBytes(source: ContentSource, pageId: string, format: PageFormat | undefined): JsonBytes {
+    return this.pageBytes(
+      source,
+      format,
+      `id:${pageId}`,
+      `Page ${pageId}`,
+      (page) => page.id === pageId,
+    );
+  }
+
+  /**
+   * A document or group page by its path (`guides/setup`); slashes around it are ignored and an
+   * empty path is the first document page, the space's landing page.
+   */
+  pageByPathBytes(
+    source: ContentSource,
+    rawPath: string,
+    format: PageFormat | undefined,
+  ): JsonBytes {
+    const path = rawPath.replace(/^\/+|\/+$/g, '');
+    const match =
+      path === ''
+        ? (page: StoredPage) => page.type === 'document'
+        : (page: StoredPage, pagePath: string) => page.type !== 'link' && pagePath === path;
+    return this.pageBytes(source, format, `path:${path}`, `Page at path "${path}"`, match);
+  }
+
+  private pageBytes(
+    source: ContentSource,
+    format: PageFormat | undefined,
+    what: string,
+    label: string,
+    match: (page: StoredPage, path: string) => boolean,
+  ): JsonBytes {
+    const tree = this.tree(source);
+    const found = findPage(tree.pages, match);
+    if (!found) throw notFound(label);
+    return this.cache.get(this.key(source, 'page', what, format ?? ''), () =>
+      serializePage(
+        found.page,
+        this.pageOptions(source, format, [found.page], false),
+        found.parentPath,
+      ),
+    );
+  }
+
+  /** The JSON document of a document page (getPageDocumentInRevisionById). */
+  pageDocument(source: ContentSource, pageId: string): JSONDocument {
+    const found = findPage(this.tree(source).pages, (page) => page.id === pageId);
+    if (!found || found.page.type !== 'document') throw notFound(`Page ${pageId}`);
+    return pageDocument(found.page.body ? (this.queries.body(found.page.body) ?? '') : '');
+  }
+
+  /** Files in the order they were added (then by id), paginated. */
+  files(source: ContentSource, page: PageQuery) {
+    const sorted = [...this.tree(source).files].sort((a, b) => compare(fileKey(a), fileKey(b)));
+    const result = paginateArray(sorted, fileKey, page, `files:${source.revision.id}`);
+    return listEnvelope(
+      result.items.map((file) => this.file(source.spaceId, file)),
+      result.next,
+      result.count,
+    );
+  }
+
+  fileById(source: ContentSource, fileId: string) {
+    const file = this.tree(source).files.find((candidate) => candidate.id === fileId);
+    if (!file) throw notFound(`File ${fileId}`);
+    return this.file(source.spaceId, file);
+  }
+
+  /** The semantic changes of a revision against its first parent. */
+  revisionChanges(source: ContentSource, limit: number | undefined) {
+    const parent = (JSON.parse(source.revision.parents) as string[])[0];
+    const base = parent ? this.queries.tree(parent) : undefined;
+    const mergedFrom = this.mergedFrom(source);
+    return {
+      ...(mergedFrom ? { mergedFrom } : {}),
+      ...this.changes(source.spaceId, base ?? EMPTY_TREE, this.tree(source), limit),
+    };
+  }
+
+  /** What a change request changes: its base (last main revision it took in) to its content. */
+  changeRequestChanges(userId: string, spaceId: string, ref: string, limit: number | undefined) {
+    const { changeRequest, revision } = this.changeRequest(userId, spaceId, ref);
+    const baseId = changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial;
+    const base = this.queries.tree(baseId) ?? EMPTY_TREE;
+    const head = this.queries.tree(revision.id) ?? EMPTY_TREE;
+    return this.changes(spaceId, base, head, limit);
+  }
+
+  private changes(
+    spaceId: string,
+    base: RevisionTree,
+    head: RevisionTree,
+    limit = DEFAULT_CHANGES_LIMIT,
+  ) {
+    const all = diffRevisionTrees(base, head);
+    const context = { spaceId, base, head, urls: this.ctx.urls, signer: this.signer };
+    const changes = all.slice(0, limit).map((change) => serializeChange(change, context));
+    return all.length > limit ? { changes, more: all.length - limit } : { changes };
+  }
+
+  // --- helpers ----------------------------------------------------------------------------------
+
+  private file(spaceId: string, file: StoredFile) {
+    return serializeFile(file, this.ctx.urls, spaceId, this.signer);
+  }
+
+  private tree(source: ContentSource): RevisionTree {
+    const tree = this.queries.tree(source.revision.id);
+    if (!tree) throw notFound(`Revision ${source.revision.id}`);
+    return tree;
+  }
+
+  /** Everything a serialised response depends on besides the (immutable) revision. */
+  private key(source: ContentSource, ...parts: string[]): string {
+    return JSON.stringify([
+      source.revision.id,
+      source.spaceId,
+      source.urls,
+      source.changeRequest ?? null,
+      this.ctx.urls.root,
+      ...parts,
+    ]);
+  }
+
+  /**
+   * Page serialisation options; with a format, the bodies of `pages` (and, when `deep`, of their
+   * descendants, which then carry content too) are loaded up front in one statement.
+   */
+  private pageOptions(
+    source: ContentSource,
+    format: PageFormat | undefined,
+    pages: readonly StoredPage[],
+    deep = true,
+  ): PageSerializeOptions {
+    let bodies = new Map<string, string>();
+    if (format) {
+      const hashes = deep
+        ? bodyHashes(pages)
+        : new Set(pages.flatMap((page) => (page.body ? [page.body] : [])));
+      bodies = this.queries.bodies([...hashes]);
+    }
+    return {
+      urls: this.ctx.urls,
+      spaceId: source.spaceId,
+      ...(source.changeRequest ? { changeRequestId: source.changeRequest } : {}),
+      format,
+      body: (hash) => bodies.get(hash) ?? '',
+      toDocument: pageDocument,
+      childContent: deep,
+    };
+  }
+
+  /** The change request a merge revision came from, as the API shows it now. */
+  private mergedFrom(source: ContentSource) {
+    if (source.revision.type !== 'merge') return undefined;
+    const row = this.queries.mergedFrom(source.spaceId, source.revision.id);
+    if (!row) return undefined;
+    const space = this.queries.space(source.spaceId);
+    return serializeChangeRequest(
+      {
+        row,
+        createdBy: this.queries.user(row.created_by),
+        mergedBy: row.merged_by ? this.queries.user(row.merged_by) : undefined,
+        spaceRevision: space?.revision_id ?? '',
+        openComments: this.queries.openComments(row.id),
+      },
+      this.ctx.urls,
+    );
+  }
+}
+
+function fileKey(file: StoredFile): string {
+  return `${file.createdAt} ${file.id}`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const readers = new WeakMap<ServerContext, ContentReader>();
+
+/** One reader per server, shared by the route modules (so they share its caches and signer). */
+export function contentReaderFor(ctx: ServerContext): ContentReader {
+  let reader = readers.get(ctx);
+  if (!reader) {
+    reader = new ContentReader(ctx);
+    readers.set(ctx, reader);
+  }
+  return reader;
+}

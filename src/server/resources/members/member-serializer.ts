@@ -1,0 +1,56 @@
+import type { Role } from '../../auth/roles';
+import { Type } from '@sinclair/typebox';
+import { NullableRoleSchema, UserSchema } from '../../http/common-schemas';
+import type { Urls } from '../../http/urls';
+import { serializeUser } from '../users/user-serializer';
+
+export interface MemberRow {
+  organization_id: string;
+  user_id: string;
+  role: Role | null;
+  disabled: number;
+  sso: number;
+  joined_at: string;
+  last_seen_at: string | null;
+  display_name: string;
+  email: string;
+  photo_url: string | null;
+  team_count: number;
+  space_count: number;
+}
+
+export const MemberSchema = Type.Object({
+  object: Type.Literal('member'),
+  id: Type.String(),
+  role: NullableRoleSchema,
+  user: UserSchema,
+  disabled: Type.Boolean(),
+  joinedAt: Type.String(),
+  lastSeenAt: Type.Optional(Type.String()),
+  sso: Type.Boolean(),
+  spaces: Type.Integer(),
+  teams: Type.Integer(),
+});
+
+export function serializeMember(row: MemberRow, urls: Urls) {
+  return {
+    object: 'member' as const,
+    id: row.user_id,
+    role: row.role,
+    user: serializeUser(
+      {
+        id: row.user_id,
+        display_name: row.display_name,
+        email: row.email,
+        photo_url: row.photo_url,
+      },
+      urls,
+    ),
+    disabled: row.disabled === 1,
+    joinedAt: row.joined_at,
+    ...(row.last_seen_at ? { lastSeenAt: row.last_seen_at } : {}),
+    sso: row.sso === 1,
+    spaces: row.space_count,
+    teams: row.team_count,
+  };
+}

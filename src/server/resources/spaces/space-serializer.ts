@@ -1,0 +1,115 @@
+import { atLeast, type Role } from '../../auth/roles';
+import type { Db } from '../../db/open-database';
+import type { Urls } from '../../http/urls';
+
+export interface SpaceRow {
+  id: string;
+  organization_id: string;
+  title: string;
+  emoji: string;
+  visibility: string;
+  edit_mode: string;
+  parent_id: string | null;
+  default_level: Role | null;
+  revision_id: string;
+  share_key: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface SpaceCounts {
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+const NO_COUNTS: SpaceCounts = {
+  comments: 0,
+  changeRequests: 0,
+  changeRequestsOpen: 0,
+  changeRequestsDraft: 0,
+};
+
+/**
+ * Counts shown on a space. Change requests and comments arrive with the content model; until their
+ * tables exist every count is zero (checked once per database).
+ */
+export function spaceCounts(db: Db, spaceId: string): SpaceCounts {
+  const hasTable = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'change_requests'")
+    .get();
+  if (!hasTable) return NO_COUNTS;
+  const row = db
+    .prepare(
+      `SELECT count(*) AS total,
+              coalesce(sum(status = 'open'), 0) AS open,
+              coalesce(sum(status = 'draft'), 0) AS draft
+       FROM change_requests WHERE space_id = ?`,
+    )
+    .get(spaceId) as { total: number; open: number; draft: number };
+  const comments = db
+    .prepare(
+      "SELECT count(*) AS n FROM comments WHERE space_id = ? AND change_request_id IS NULL AND status = 'open'",
+    )
+    .get(spaceId) as { n: number };
+  return {
+    comments: comments.n,
+    changeRequests: row.total,
+    changeRequestsOpen: row.open,
+    changeRequestsDraft: row.draft,
+  };
+}
+
+/** The Space resource as a caller with effective role `role` sees it. */
+export function serializeSpace(
+  row: SpaceRow,
+  role: Role | null,
+  counts: SpaceCounts,
+  urls: Urls,
+  shareKey?: string,
+) {
+  const published = `${urls.published(`/${row.organization_id}/${row.id}`)}`;
+  const isPublic = row.visibility === 'public' || row.visibility === 'unlisted';
+  const shareLinkOk =
+    row.visibility === 'share-link' && shareKey !== undefined && shareKey === row.share_key;
+  return {
+    object: 'space' as const,
+    id: row.id,
+    title: row.title,
+    emoji: row.emoji,
+    visibility: row.visibility as 'private',
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.deleted_at ? { deletedAt: row.deleted_at } : {}),
+    editMode: row.edit_mode as 'live' | 'locked',
+    organization: row.organization_id,
+    ...(row.parent_id ? { parent: row.parent_id } : {}),
+    revision: row.revision_id,
+    defaultLevel: row.default_level,
+    ...counts,
+    mergeRules: { type: 'inherit' },
+    urls: {
+      location: urls.api(`/spaces/${row.id}`),
+      app: urls.app(`/s/${row.id}`),
+      ...(isPublic ? { published } : {}),
+      ...(shareLinkOk
+        ? { published: `${published}?share=${encodeURIComponent(row.share_key)}` }
+        : {}),
+      ...(row.visibility === 'public' ? { public: published } : {}),
+    },
+    permissions: {
+      view: atLeast(role, 'read'),
+      access: atLeast(role, 'admin'),
+      admin: atLeast(role, 'admin'),
+      viewInviteLinks: atLeast(role, 'admin'),
+      edit: atLeast(role, 'edit') && row.edit_mode !== 'locked',
+      triggerGitSync: atLeast(role, 'edit'),
+      comment: atLeast(role, 'comment'),
+      merge: atLeast(role, 'review'),
+      review: atLeast(role, 'review'),
+    },
+  };
+}
