@@ -28,7 +28,9 @@ const result = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
 if (result.status === 0 && existsSync(join(electronDir, 'path.txt'))) {
   console.log('quire: Electron binary installed.');
 } else {
-  const lines = (result.stderr || result.error?.message || '').split('\n').map((line) => line.trim());
+  const lines = (result.stderr || result.error?.message || '')
+    .split('\n')
+    .map((line) => line.trim());
   const reason = lines.find((line) => /error/i.test(line)) ?? lines.find(Boolean) ?? '';
   console.log(
     [

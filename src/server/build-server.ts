@@ -88,7 +88,6 @@ export function buildServer(options: BuildServerOptions): QuireServer {
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
-        reqId: request.id,
         method: request.method,
         path: request.url.split('?')[0],
         status: reply.statusCode,

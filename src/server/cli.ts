@@ -120,17 +120,18 @@ async function serve(argv: string[]): Promise<void> {
   const url = address.replace('[::1]', '127.0.0.1');
   // With --port 0 the public URL is only known now.
   if (!values['public-url']) server.ctx.urls.rebase(url);
-  process.stdout.write(`Quire server listening on ${url}\n`);
+  // One write, so whoever watches stdout for the URL sees the whole banner with it.
+  const banner = [`Quire server listening on ${url}`];
   if (loaded)
-    process.stdout.write(
-      `Loaded ${demoDb ? 'the demo workspace' : values.fixture} into ${dbFile}\n`,
-    );
-  else if (!values.fixture) process.stdout.write(`Using database ${dbFile}\n`);
+    banner.push(`Loaded ${demoDb ? 'the demo workspace' : values.fixture} into ${dbFile}`);
+  else if (!values.fixture) banner.push(`Using database ${dbFile}`);
   if (demoDb && tokenActive(db, DEMO_TOKEN)) {
-    process.stdout.write(
-      `Demo token: ${DEMO_TOKEN}\nTry: curl -H "Authorization: Bearer ${DEMO_TOKEN}" ${url}/v1/orgs\n`,
+    banner.push(
+      `Demo token: ${DEMO_TOKEN}`,
+      `Try: curl -H "Authorization: Bearer ${DEMO_TOKEN}" ${url}/v1/orgs`,
     );
   }
+  process.stdout.write(`${banner.join('\n')}\n`);
   const stop = () => {
     void server.close().then(() => {
       db.close();

@@ -3,9 +3,10 @@ import type { RunOptions } from './bench-scenario';
 
 export const BENCH_USAGE = `Usage: npm run bench:server -- [options]
   --duration <s>      seconds of measured load per server (default 10)
-  --connections <n>   concurrent connections (default 50)
+  --connections <n>   concurrent connections of the load rows (default 50; rows that name their
+                      own, like the 1-connection latency row, keep it)
   --warmup <s>        seconds of unmeasured load before each measurement (default 2; 1 with --quick)
-  --quick             3 s per measurement, for a fast check
+  --quick             3 s per measurement and fewer timed samples, for a fast check
   --only <text>       run only the scenarios whose name contains <text> (case-insensitive)
   -h, --help          this text`;
 
@@ -50,6 +51,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     durationS: positive('duration', values.duration, quick ? 3 : 10),
     connections,
     warmupS: positive('warmup', values.warmup, quick ? 1 : 2, true),
+    quick,
     only: values.only,
     help: values.help === true,
   };

@@ -45,6 +45,7 @@ export async function runBenchmark(
       connections: options.connections,
       durationS: options.durationS,
       warmupS: options.warmupS,
+      quick: options.quick,
     },
     workDir,
     log,
@@ -58,14 +59,17 @@ export async function runBenchmark(
   );
   const rows: BenchRow[] = [];
   for (const [index, scenario] of selected.entries()) {
-    log(`[${index + 1}/${selected.length}] ${scenario.name}`);
+    const load1 = Math.round((loadavg()[0] ?? 0) * 100) / 100;
+    log(`[${index + 1}/${selected.length}] ${scenario.name} (1-min load ${load1.toFixed(2)})`);
     try {
-      rows.push(await scenario.run(ctx));
+      const result = await scenario.run(ctx);
+      for (const row of Array.isArray(result) ? result : [result]) rows.push({ ...row, load1 });
     } catch (error) {
       rows.push({
         scenario: scenario.name,
         target: scenario.target,
         status: 'error',
+        load1,
         verdict: 'ERROR',
         notes: [`harness error: ${error instanceof Error ? error.message : String(error)}`],
       });
@@ -74,12 +78,16 @@ export async function runBenchmark(
 
   process.stdout.write(`\n${formatTable(rows)}\n`);
   const loadAfter = loadavg()[0] ?? 0;
+  const loads = [loadBefore, loadAfter, ...rows.flatMap((row) => row.load1 ?? [])];
+  const loadText =
+    `1-min load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after ` +
+    `(at most ${Math.max(...loads).toFixed(1)} at a scenario start), on ${cpus().length} CPUs`;
   // The ratios absorb a uniformly slow machine, not one whose other work comes and goes.
-  if (Math.max(loadBefore, loadAfter) > cpus().length)
-    process.stdout.write(
-      `\nwarning: the machine was busy (1-min load ${loadBefore.toFixed(1)} before, ` +
-        `${loadAfter.toFixed(1)} after, on ${cpus().length} CPUs): figures are unreliable\n`,
-    );
+  process.stdout.write(
+    Math.max(...loads) > cpus().length
+      ? `\nwarning: the machine was busy (${loadText}): figures are unreliable\n`
+      : `\n${loadText}\n`,
+  );
   const file = join(REPO_ROOT, 'bench-results', `${name}.json`);
   writeReport(file, {
     benchmark: name,

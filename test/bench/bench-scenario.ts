@@ -4,6 +4,8 @@ import type { LoadOptions } from './measure-load';
 export interface RunOptions extends LoadOptions {
   /** Seconds of unmeasured load before each measurement, so JIT warm-up is not in the p99. */
   warmupS: number;
+  /** Fewer samples in the timed (sequential) scenarios, for a fast check. */
+  quick: boolean;
 }
 
 /** What the runner hands every scenario. */
@@ -16,11 +18,12 @@ export interface RunContext {
 }
 
 /**
- * One benchmark scenario: sets up whatever it needs, measures, tears down, and returns its row.
- * Throwing means the harness failed (the row becomes ERROR); a missed target is a FAIL row.
+ * One benchmark scenario: sets up whatever it needs, measures, tears down, and returns its row
+ * (or rows, when one set-up is measured several ways). Throwing means the harness failed (the
+ * row becomes ERROR); a missed target is a FAIL row.
  */
 export interface Scenario {
   name: string;
   target: Target;
-  run(ctx: RunContext): Promise<BenchRow>;
+  run(ctx: RunContext): Promise<BenchRow | BenchRow[]>;
 }

@@ -1,18 +1,35 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LoadStats } from './measure-load';
+import type { TimingStats } from './timing-stats';
 
 /** What a scenario must achieve; an empty target makes the row informational. */
 export interface Target {
-  /** Minimum throughput as a fraction of the baseline's, measured in the same run. */
+  /** Load rows: minimum throughput as a fraction of the baseline's, measured in the same run. */
   minRatio?: number;
-  /** p99 latency must be strictly under this. */
+  /** Load rows: p99 latency must be strictly under this. */
   maxP99Ms?: number;
+  /** Timed rows: the median must be strictly under this. */
+  maxP50Ms?: number;
+  /** Timed rows: the median may be at most this multiple of the floor's median. */
+  maxFloorMultiple?: number;
 }
 
 export type Verdict = 'PASS' | 'FAIL' | 'INFO' | 'N/A' | 'ERROR';
 
-/** One line of the report: every scenario ends as one, whatever happened to it. */
+/** A timed row's floor: the same work done directly (no HTTP, no server), in the same run. */
+export interface TimedFloor {
+  label: string;
+  stats: TimingStats;
+  /** Bytes the floor produced, when it produces a response-like payload. */
+  bytes?: number;
+}
+
+/**
+ * One line of the report: every scenario ends as one or more, whatever happened to it. Load rows
+ * (autocannon) fill `subject`/`baseline`/`ratio`; timed rows (sequential requests, each timed)
+ * fill `timing`/`floor`/`floorMultiple`.
+ */
 export interface BenchRow {
   scenario: string;
   target: Target;
@@ -24,6 +41,16 @@ export interface BenchRow {
   baseline?: { label: string; stats: LoadStats };
   /** subject req/s ÷ baseline req/s. */
   ratio?: number;
+  timing?: TimingStats;
+  floor?: TimedFloor;
+  /** timing p50 ÷ floor p50. */
+  floorMultiple?: number;
+  /** Other floors measured alongside (reported in the notes and the JSON, not judged). */
+  otherFloors?: TimedFloor[];
+  /** The very first such request after the server started (nothing cached, JIT cold). */
+  firstRequestMs?: number;
+  /** 1-minute load average when the scenario started (the machine may be shared). */
+  load1?: number;
   verdict: Verdict;
   notes: string[];
 }
@@ -32,12 +59,19 @@ export function describeTarget(target: Target): string {
   const parts: string[] = [];
   if (target.minRatio !== undefined) parts.push(`≥${Math.round(target.minRatio * 100)}% base`);
   if (target.maxP99Ms !== undefined) parts.push(`p99<${target.maxP99Ms}ms`);
+  if (target.maxP50Ms !== undefined) parts.push(`p50<${target.maxP50Ms}ms`);
+  if (target.maxFloorMultiple !== undefined) parts.push(`≤${target.maxFloorMultiple}× floor`);
   return parts.length > 0 ? parts.join(', ') : '—';
 }
 
+function verdictOf(failures: readonly string[], target: Target): Verdict {
+  if (failures.length > 0) return 'FAIL';
+  return Object.values(target).some((value) => value !== undefined) ? 'PASS' : 'INFO';
+}
+
 /**
- * PASS/FAIL against the target; any error or non-2xx response fails the row (its numbers lie).
- * Notes list the failures first, then warnings that do not change the verdict.
+ * PASS/FAIL of a load row against the target; any error or non-2xx response fails the row (its
+ * numbers lie). Notes list the failures first, then warnings that do not change the verdict.
  */
 export function judge(
   target: Target,
@@ -61,13 +95,35 @@ export function judge(
   }
   if (target.maxP99Ms !== undefined && !(subject.p99Ms < target.maxP99Ms))
     failures.push(`p99 ${subject.p99Ms} ms, target < ${target.maxP99Ms} ms`);
-  const hasTarget = target.minRatio !== undefined || target.maxP99Ms !== undefined;
-  const verdict = failures.length > 0 ? 'FAIL' : hasTarget ? 'PASS' : 'INFO';
-  return { verdict, notes: [...failures, ...warnings] };
+  return { verdict: verdictOf(failures, target), notes: [...failures, ...warnings] };
+}
+
+/** PASS/FAIL of a timed row: its median against `maxP50Ms` and against the floor's median. */
+export function judgeTimed(
+  target: Target,
+  timing: TimingStats,
+  floorMultiple: number | undefined,
+): { verdict: Verdict; notes: string[] } {
+  const failures: string[] = [];
+  if (timing.samples === 0) failures.push('no sample');
+  if (target.maxP50Ms !== undefined && !(timing.p50Ms < target.maxP50Ms))
+    failures.push(`p50 ${ms(timing.p50Ms)} ms, target < ${target.maxP50Ms} ms`);
+  if (target.maxFloorMultiple !== undefined) {
+    if (floorMultiple === undefined) failures.push('no floor to compare with');
+    else if (floorMultiple > target.maxFloorMultiple)
+      failures.push(
+        `p50 ${multiple(floorMultiple)} the floor's, target ≤${target.maxFloorMultiple}×`,
+      );
+  }
+  return { verdict: verdictOf(failures, target), notes: failures };
 }
 
 function pct(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
+}
+
+function multiple(value: number): string {
+  return `${value.toFixed(2)}×`;
 }
 
 function num(value: number | undefined, digits = 0): string {
@@ -78,53 +134,74 @@ function num(value: number | undefined, digits = 0): string {
   });
 }
 
-const COLUMNS = [
-  'scenario',
-  'target',
-  'req/s',
-  'p50 ms',
-  'p99 ms',
-  'errors/non-2xx',
-  'baseline req/s',
-  'ratio',
-  'verdict',
-] as const;
-
-function cells(row: BenchRow): string[] {
-  const s = row.subject;
-  // With nothing completed, autocannon's zero latencies would read as "instant".
-  const latency = s && s.requests > 0 ? s : undefined;
-  return [
-    row.scenario,
-    describeTarget(row.target),
-    num(s?.rps),
-    // autocannon records latency in whole milliseconds.
-    num(latency?.p50Ms),
-    num(latency?.p99Ms),
-    s ? `${s.errors}/${s.non2xx}` : '-',
-    num(row.baseline?.stats.rps),
-    row.ratio === undefined ? '-' : pct(row.ratio),
-    row.verdict,
-  ];
+/** Timed rows are measured with performance.now(): one decimal below 100 ms. */
+export function ms(value: number): string {
+  return value < 100 ? value.toFixed(1) : num(value);
 }
 
-/** A plain-text table (numbers right-aligned), followed by one note line per remark. */
+export function size(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} B`;
+}
+
+const COLUMNS = ['scenario', 'target', 'figures', 'floor', 'ratio', 'verdict'] as const;
+
+function loadFigures(s: LoadStats, bytes: number | undefined): string {
+  // With nothing completed, autocannon's zero latencies would read as "instant".
+  const latency = s.requests > 0 ? `, p50 ${num(s.p50Ms)} / p99 ${num(s.p99Ms)} ms` : '';
+  const failed = s.errors > 0 || s.non2xx > 0 ? `, ${s.errors} err/${s.non2xx} non-2xx` : '';
+  const body = bytes !== undefined ? `, ${size(bytes)}` : '';
+  // autocannon records latency in whole milliseconds.
+  return `${num(s.rps)} req/s${latency}, ${s.connections} conn${body}${failed}`;
+}
+
+function timedFigures(t: TimingStats, bytes: number | undefined): string {
+  const body = bytes !== undefined ? `, ${size(bytes)}` : '';
+  // The minimum too: on a shared machine it is the figure least disturbed by other work.
+  return `p50 ${ms(t.p50Ms)} / p95 ${ms(t.p95Ms)} ms (min ${ms(t.minMs)}, n=${t.samples})${body}`;
+}
+
+function cells(row: BenchRow): string[] {
+  let figures = '-';
+  let floor = '-';
+  let ratio = '-';
+  if (row.subject) {
+    figures = loadFigures(row.subject, row.responseBytes);
+    const base = row.baseline?.stats;
+    if (base) floor = `${num(base.rps)} req/s, p99 ${num(base.p99Ms)} ms`;
+    if (row.ratio !== undefined) ratio = pct(row.ratio);
+  } else if (row.timing) {
+    figures = timedFigures(row.timing, row.responseBytes);
+    if (row.floor) floor = `p50 ${ms(row.floor.stats.p50Ms)} ms`;
+    if (row.floorMultiple !== undefined) ratio = multiple(row.floorMultiple);
+  }
+  return [row.scenario, describeTarget(row.target), figures, floor, ratio, row.verdict];
+}
+
+/** A plain-text table (ratios right-aligned), a legend, then one note line per remark. */
 export function formatTable(rows: readonly BenchRow[]): string {
   const body = rows.map(cells);
   const widths = COLUMNS.map((title, i) =>
     Math.max(title.length, ...body.map((line) => (line[i] ?? '').length)),
   );
-  const leftAligned = new Set([0, 1, 8]);
+  const rightAligned = new Set([4]);
   const render = (line: readonly string[]) =>
     line
       .map((cell, i) =>
-        leftAligned.has(i) ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0),
+        rightAligned.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0),
       )
-      .join(' | ');
+      .join(' | ')
+      .trimEnd();
   const lines = [
     render(COLUMNS),
     widths.map((w) => '-'.repeat(w)).join('-+-'),
     ...body.map(render),
+    '',
+    'floor/ratio: load rows (req/s) are compared with a bare node:http server sending the same',
+    '  bytes (ratio = Quire req/s ÷ bare req/s, higher is better); timed rows (sequential requests)',
+    '  with the same bytes read or written directly through better-sqlite3 in the benchmark',
+    '  process, no HTTP (ratio = Quire p50 ÷ floor p50, lower is better).',
   ];
   for (const row of rows)
     for (const note of row.notes)

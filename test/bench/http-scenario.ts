@@ -18,6 +18,10 @@ export interface RunningServer {
 export interface HttpScenarioSpec {
   name: string;
   target: Target;
+  /** Concurrent connections for this scenario; by default `--connections`. */
+  connections?: number;
+  /** Remarks printed under the table with the row's own notes (e.g. how to read it). */
+  notes?: readonly string[];
   /** The data the server starts with (loaded into a fresh database for this scenario alone). */
   fixture: () => Fixture;
   /**
@@ -32,6 +36,27 @@ interface Probe {
   status: number;
   contentType: string;
   body: Buffer;
+}
+
+/**
+ * Starts the Quire server in a child process on a fresh database file, loaded with the fixture
+ * in `fixtureFile`; stop it with `stop()` (the runner also kills it on exit).
+ */
+export async function startQuireServer(
+  ctx: RunContext,
+  label: string,
+  dbFile: string,
+  fixtureFile: string,
+): Promise<BenchChild> {
+  ctx.log(`  starting the Quire server`);
+  const quire = await startChild(`Quire server (${label})`, QUIRE_SERVER_MAIN, [
+    '--db',
+    dbFile,
+    '--fixture',
+    fixtureFile,
+  ]);
+  ctx.log(`  Quire server at ${quire.url}, fixture loaded in ${quire.info['loadMs']} ms`);
+  return quire;
 }
 
 async function probe(url: string, request: BenchRequest, timeoutMs = 10_000): Promise<Probe> {
@@ -72,8 +97,9 @@ async function warmAndMeasure(
   label: string,
   url: string,
   request: BenchRequest,
+  connections: number,
 ): Promise<LoadStats> {
-  const { connections, durationS, warmupS } = ctx.options;
+  const { durationS, warmupS } = ctx.options;
   if (warmupS > 0) {
     ctx.log(`  ${label}: warm-up ${warmupS} s`);
     await measureLoad(url, request, { connections, durationS: warmupS });
@@ -100,20 +126,20 @@ export function httpScenario(spec: HttpScenarioSpec): Scenario {
     target: spec.target,
     async run(ctx: RunContext): Promise<BenchRow> {
       const slug = slugOf(spec.name);
+      const connections = spec.connections ?? ctx.options.connections;
+      const extraNotes = spec.notes ?? [];
       const fixtureFile = join(ctx.workDir, `${slug}.fixture.json`);
       writeFileSync(fixtureFile, JSON.stringify(spec.fixture()));
 
       const children: BenchChild[] = [];
       try {
-        ctx.log(`  starting the Quire server`);
-        const quire = await startChild(`Quire server (${spec.name})`, QUIRE_SERVER_MAIN, [
-          '--db',
+        const quire = await startQuireServer(
+          ctx,
+          spec.name,
           join(ctx.workDir, `${slug}.db`),
-          '--fixture',
           fixtureFile,
-        ]);
+        );
         children.push(quire);
-        ctx.log(`  Quire server at ${quire.url}, fixture loaded in ${quire.info['loadMs']} ms`);
 
         const request = await spec.prepare({ url: quire.url });
         const first = await probe(quire.url, request);
@@ -124,7 +150,7 @@ export function httpScenario(spec: HttpScenarioSpec): Scenario {
             target: spec.target,
             status: 'unavailable',
             verdict: 'N/A',
-            notes: [`not measured: ${what} answered ${describeFailure(first)}`],
+            notes: [`not measured: ${what} answered ${describeFailure(first)}`, ...extraNotes],
           };
         }
         ctx.log(`  ${what} → ${first.status}, ${first.body.length} bytes, ${first.contentType}`);
@@ -138,11 +164,17 @@ export function httpScenario(spec: HttpScenarioSpec): Scenario {
           first.contentType,
         ]);
         children.push(bare);
-        const baseline = await warmAndMeasure(ctx, 'bare node:http', bare.url, request);
+        const baseline = await warmAndMeasure(
+          ctx,
+          'bare node:http',
+          bare.url,
+          request,
+          connections,
+        );
         // Stopped before the Quire run so it cannot take CPU from it.
         await bare.stop();
 
-        const subject = await warmAndMeasure(ctx, 'Quire', quire.url, request);
+        const subject = await warmAndMeasure(ctx, 'Quire', quire.url, request, connections);
         const ratio = baseline.rps > 0 ? subject.rps / baseline.rps : undefined;
         const { verdict, notes } = judge(spec.target, subject, ratio);
         if (baseline.errors > 0 || baseline.non2xx > 0)
@@ -162,7 +194,7 @@ export function httpScenario(spec: HttpScenarioSpec): Scenario {
           baseline: { label: 'bare node:http, same bytes', stats: baseline },
           ...(ratio !== undefined ? { ratio } : {}),
           verdict,
-          notes,
+          notes: [...notes, ...extraNotes],
         };
       } finally {
         await Promise.all(children.map((child) => child.stop()));

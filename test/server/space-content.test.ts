@@ -239,6 +239,29 @@ describe('pages (GET /spaces/{spaceId}/content/pages, /page/{pageId}, /path/{pag
     expect(document).not.toHaveProperty('markdown');
   });
 
+  it('accepts the published page-read options, and validates them', async () => {
+    const { status } = await t.client(TOKENS.cara).spaces.getPageById('s-handbook', 'p-setup', {
+      format: 'markdown',
+      'format.markdown.refs': 'stable',
+      evaluated: 'deterministic-only',
+      dereferenced: true,
+      metadata: false,
+      computed: false,
+    });
+    expect(status).toBe(200);
+    for (const [query, field] of [
+      ['evaluated=maybe', 'evaluated'],
+      ['format.markdown.refs=absolute', 'format.markdown.refs'],
+      ['metadata=perhaps', 'metadata'],
+    ] as const) {
+      const message = await expectError(
+        await t.request('GET', `/v1/spaces/s-handbook/content/page/p-setup?${query}`, TOKENS.ada),
+        400,
+      );
+      expect(message).toContain(field);
+    }
+  });
+
   it('gives a page its own content only, not its children’s', async () => {
     const { data } = await t
       .client(TOKENS.cara)
@@ -360,6 +383,9 @@ describe('files (GET /spaces/{spaceId}/content/files[/{fileId}]) and downloads',
       `inline; filename="diagram.png"; filename*=UTF-8''diagram.png`,
     );
     expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
+    const head = await fetch(file.downloadURL, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('image/png');
 
     // The client revalidates with the ETag and gets no body back.
     const again = await fetch(file.downloadURL, {

@@ -29,7 +29,13 @@ export interface TestServer {
 
 /** A real server on a real SQLite file, listening on a loopback port. */
 export async function startTestServer(
-  options: { fixture?: Fixture; clock?: Clock; config?: Partial<ServerConfig> } = {},
+  options: {
+    fixture?: Fixture;
+    clock?: Clock;
+    config?: Partial<ServerConfig>;
+    /** Called for every request the server receives (e.g. to count a client's requests). */
+    onRequest?: (request: { method: string; url: string }) => void;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'quire-server-test-'));
   const db = openDatabase(join(dir, 'server.db'));
@@ -40,6 +46,13 @@ export async function startTestServer(
     ...(clock ? { clock } : {}),
     config: { sweepIntervalMs: 0, ...options.config },
   });
+  const onRequest = options.onRequest;
+  if (onRequest) {
+    // Hooks must be added before listen.
+    server.app.addHook('onRequest', async (request) => {
+      onRequest({ method: request.method, url: request.url });
+    });
+  }
   const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
   server.ctx.urls.rebase(address);
   return {

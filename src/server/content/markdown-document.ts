@@ -48,7 +48,13 @@ import type {
 } from '@gitbook/api';
 import matter from 'gray-matter';
 import type { Html, Nodes, PhrasingContent, RootContent, TableCell } from 'mdast';
-import { classifyHref, decodeEntities, parseMarkdown, srcsetUrls } from './markdown-links';
+import {
+  classifyHref,
+  decodeEntities,
+  nodeText,
+  parseMarkdown,
+  srcsetUrls,
+} from './markdown-links';
 
 // ---------------------------------------------------------------------------------------------
 // Page metadata
@@ -265,7 +271,7 @@ function splitLeadingHeading(content: string): { heading?: string; body: string 
   if (!first || first.type !== 'heading' || first.depth !== 1) return { body: content };
   const end = first.position?.end.offset;
   if (end === undefined) return { body: content };
-  const heading = plainText(first).replace(/\s+/g, ' ').trim();
+  const heading = nodeText(first).replace(/\s+/g, ' ').trim();
   return {
     heading: heading || undefined,
     body: content.slice(end).replace(/^[ \t]*\r?\n(?:[ \t]*\r?\n)*/, ''),
@@ -303,7 +309,15 @@ interface Context {
   source: string;
   definitions: Map<string, { url: string; title?: string | null }>;
   tables: number;
+  /** Current container / inline nesting, bounded so hostile input cannot overflow the stack. */
+  depth: number;
+  inlineDepth: number;
+  /** liquidTagOf results by node: closing-tag scans would otherwise re-read the same nodes. */
+  tags: WeakMap<RootContent, LiquidTag | null>;
 }
+
+/** Deeper containers (or inline formatting) than this keep only their text. */
+const MAX_NESTING = 48;
 
 /**
  * Builds the published JSON document of a Markdown body (pass `readPageMarkdown(md).body`: the
@@ -315,7 +329,15 @@ export function markdownToDocument(
 ): JSONDocument {
   const source = isolateLiquidTags(markdown.replace(/^\uFEFF/, ''));
   const root = parseMarkdown(source);
-  const ctx: Context = { options, source, definitions: new Map(), tables: 0 };
+  const ctx: Context = {
+    options,
+    source,
+    definitions: new Map(),
+    tables: 0,
+    depth: 0,
+    inlineDepth: 0,
+    tags: new WeakMap(),
+  };
   collectDefinitions(root, ctx);
   const nodes = fit<JSONDocument['nodes'][number]>(blocksOf(root.children, ctx), TOP_LEVEL, ctx);
   return { object: 'document', data: {}, nodes };
@@ -385,6 +407,14 @@ interface LiquidTag {
 }
 
 function liquidTagOf(node: RootContent, ctx: Context): LiquidTag | undefined {
+  const cached = ctx.tags.get(node);
+  if (cached !== undefined) return cached ?? undefined;
+  const tag = readLiquidTag(node, ctx);
+  ctx.tags.set(node, tag ?? null);
+  return tag;
+}
+
+function readLiquidTag(node: RootContent, ctx: Context): LiquidTag | undefined {
   if (node.type !== 'paragraph') return undefined;
   const from = node.position?.start.offset;
   const to = node.position?.end.offset;
@@ -444,6 +474,22 @@ function closingDetails(children: readonly RootContent[], from: number): number 
 // --- blocks ----------------------------------------------------------------------------------
 
 function blocksOf(children: readonly RootContent[], ctx: Context): DocumentBlock[] {
+  if (ctx.depth >= MAX_NESTING) {
+    const text = children
+      .map((child) => nodeText(child))
+      .join(' ')
+      .trim();
+    return text ? [paragraph([leaf(text)])] : [];
+  }
+  ctx.depth += 1;
+  try {
+    return blocksAt(children, ctx);
+  } finally {
+    ctx.depth -= 1;
+  }
+}
+
+function blocksAt(children: readonly RootContent[], ctx: Context): DocumentBlock[] {
   const blocks: DocumentBlock[] = [];
   for (let i = 0; i < children.length; i += 1) {
     const node = children[i];
@@ -696,7 +742,7 @@ function blockOf(node: RootContent, ctx: Context): DocumentBlock[] {
       return [];
     default:
       // Phrasing content at block level does not occur in remark output; keep its text if it does.
-      return 'children' in node || 'value' in node ? [paragraph([leaf(plainText(node))])] : [];
+      return 'children' in node || 'value' in node ? [paragraph([leaf(nodeText(node))])] : [];
   }
 }
 
@@ -767,7 +813,7 @@ function table(
     const cell = header[i];
     definition[id] = {
       id,
-      title: cell ? plainText(cell).trim() : '',
+      title: cell ? nodeText(cell).trim() : '',
       type: 'text',
       textAlignment: alignment === 'center' || alignment === 'right' ? alignment : 'left',
     };
@@ -864,6 +910,22 @@ function headingId(children: readonly PhrasingContent[]): string | undefined {
 // --- inline content --------------------------------------------------------------------------
 
 function phrasing(
+  nodes: readonly PhrasingContent[],
+  marks: readonly MarkType[],
+  ctx: Context,
+): Piece[] {
+  if (ctx.inlineDepth >= MAX_NESTING) {
+    return [{ kind: 'leaf', text: nodes.map((node) => nodeText(node)).join(''), marks }];
+  }
+  ctx.inlineDepth += 1;
+  try {
+    return phrasingAt(nodes, marks, ctx);
+  } finally {
+    ctx.inlineDepth -= 1;
+  }
+}
+
+function phrasingAt(
   nodes: readonly PhrasingContent[],
   marks: readonly MarkType[],
   ctx: Context,
@@ -1029,19 +1091,14 @@ function decodeURIComponentSafe(value: string): string {
   }
 }
 
-function plainText(node: Nodes): string {
-  if (node.type === 'html') return '';
-  if ('value' in node) return node.value;
-  if (node.type === 'image' || node.type === 'imageReference') return node.alt ?? '';
-  if ('children' in node) return node.children.map((child) => plainText(child)).join('');
-  return '';
-}
-
-function collectDefinitions(node: Nodes, ctx: Context): void {
-  if (node.type === 'definition' && !ctx.definitions.has(node.identifier)) {
-    ctx.definitions.set(node.identifier, { url: node.url, title: node.title });
+function collectDefinitions(root: Nodes, ctx: Context): void {
+  const stack: Nodes[] = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === 'definition' && !ctx.definitions.has(node.identifier)) {
+      ctx.definitions.set(node.identifier, { url: node.url, title: node.title });
+    }
+    if ('children' in node) stack.push(...(node.children as Nodes[]));
   }
-  if ('children' in node) for (const child of node.children) collectDefinitions(child, ctx);
 }
 
 // --- fitting blocks into what each container may hold ----------------------------------------

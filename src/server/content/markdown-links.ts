@@ -26,7 +26,7 @@ export interface ClassifiedHref {
   kind: LinkKind;
   /** For relative page/file links: the decoded path without query or fragment. */
   path?: string;
-  /** For `/pages/<id>` refs. */
+  /** For `/pages/<id>` refs (the API also accepts a top-level slug there: try the id first). */
   pageId?: string;
   /** For `/files/<id>` refs. */
   fileId?: string;
@@ -72,7 +72,6 @@ export function extractLinks(markdown: string): ExtractedLink[] {
   const body = lines.map((line, i) => (i < frontmatterLines ? '' : line)).join('\n');
   const root = parseMarkdown(body);
 
-  const definitions = new Map<string, string>();
   const liquidSpans: Array<[number, number]> = [];
 
   const visit = (node: Nodes): void => {
@@ -83,7 +82,7 @@ export function extractLinks(markdown: string): ExtractedLink[] {
         // GFM autolink literals inside `{% embed url="…" %}` are the tag's target, already listed.
         const offset = start?.offset ?? -1;
         if (!liquidSpans.some(([from, to]) => offset >= from && offset < to)) {
-          links.push(make(node.url, 'link', at, plainText(node), node.title));
+          links.push(make(node.url, 'link', at, nodeText(node), node.title));
         }
         break;
       }
@@ -91,7 +90,6 @@ export function extractLinks(markdown: string): ExtractedLink[] {
         links.push(make(node.url, 'image', at, node.alt ?? undefined, node.title));
         break;
       case 'definition':
-        definitions.set(node.identifier, node.url);
         links.push(make(node.url, 'definition', at, node.label ?? undefined, node.title));
         break;
       case 'html':
@@ -113,9 +111,14 @@ export function extractLinks(markdown: string): ExtractedLink[] {
       default:
         break;
     }
-    if ('children' in node) for (const child of node.children) visit(child);
   };
-  visit(root);
+  // An explicit stack, not recursion: remark nests 5,000 `>` happily and so must we.
+  const stack: Nodes[] = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    visit(node);
+    if ('children' in node)
+      for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push(node.children[i] as Nodes);
+  }
   links.sort((a, b) => a.line - b.line || a.column - b.column);
   return links;
 }
@@ -160,14 +163,16 @@ export function classifyHref(rawHref: string): ClassifiedHref {
   const path = safeDecode(pathPart);
 
   // GitBook's stable refs: `/pages/<id>` (also written without the leading slash) and `/files/<id>`.
+  // One segment may also be a top-level slug (the API accepts both): resolve by id, then by slug.
   const pageRef = /^\/?pages\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (pageRef?.[1] && pageRef[1] !== 'README')
     return withAnchor({ kind: 'page', pageId: pageRef[1] });
   const fileRef = /^\/files\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (fileRef?.[1]) return withAnchor({ kind: 'file', fileId: fileRef[1] });
   if (path.startsWith('/')) {
-    // Git-style API refs (`/pages/<slug>.md`, `/pages/<slug>/README.md`) name pages by path.
-    if (/^\/pages\/.+\.md$/i.test(path)) return withAnchor({ kind: 'page', path });
+    // The API also names pages by path: `/pages/<parent-slug>/<slug>`, Git-style
+    // `/pages/<slug>.md` and `/pages/<slug>/README.md` (the root page is `/pages/README.md`).
+    if (/^\/pages\/./.test(path)) return withAnchor({ kind: 'page', path });
     return withAnchor({ kind: 'other', path });
   }
 
@@ -192,11 +197,19 @@ function safeDecode(value: string): string {
   }
 }
 
-function plainText(node: Nodes): string {
-  if ('value' in node && node.type !== 'html') return node.value;
-  if (node.type === 'image') return node.alt ?? '';
-  if ('children' in node) return node.children.map(plainText).join('');
-  return '';
+/** Text of a node (image alts included, raw HTML excluded), without recursion. */
+export function nodeText(node: Nodes): string {
+  let text = '';
+  const stack: Nodes[] = [node];
+  for (let current = stack.pop(); current; current = stack.pop()) {
+    if (current.type === 'image' || current.type === 'imageReference') text += current.alt ?? '';
+    else if ('value' in current) text += current.type === 'html' ? '' : current.value;
+    else if ('children' in current) {
+      for (let i = current.children.length - 1; i >= 0; i -= 1)
+        stack.push(current.children[i] as Nodes);
+    }
+  }
+  return text;
 }
 
 const ATTRIBUTE = /\s(href|src|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;

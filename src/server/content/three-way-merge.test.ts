@@ -524,7 +524,8 @@ describe('mergeRevisionTrees — files', () => {
 });
 
 describe('mergeRevisionTrees — scale', () => {
-  it('merges 100 pages changed on each side of a 2,000-page space in well under 500 ms of CPU', () => {
+  // Speed is measured by the merge benchmark (npm run bench), not here.
+  it('merges 100 pages changed on each side of a 2,000-page space', () => {
     const { store, doc } = setup();
     const lines = (id: string) =>
       Array.from({ length: 40 }, (_, n) => `${id} paragraph ${n}`).join('\n');
@@ -554,20 +555,10 @@ describe('mergeRevisionTrees — scale', () => {
       for (const id of ids.slice(50, 150)) rewrite(tree, id, 30, 'theirs');
       pageOf(tree, ids[900]!).title = 'Renamed';
     });
-    // CPU time, best of three: the first run pays for JIT warm-up, and wall time on a busy
-    // machine (parallel test workers) measures the neighbours rather than the merge.
-    let elapsed = Infinity;
-    let tree: RevisionTree | undefined;
-    for (let run = 0; run < 3; run++) {
-      const started = process.cpuUsage();
-      tree = merged(mergeRevisionTrees(base, ours, theirs, store));
-      const used = process.cpuUsage(started);
-      elapsed = Math.min(elapsed, (used.user + used.system) / 1000);
-    }
-    expect(store.getBody(pageOf(tree!, ids[60]!).body!)!.split('\n')[3]).toBe('ours');
-    expect(store.getBody(pageOf(tree!, ids[60]!).body!)!.split('\n')[30]).toBe('theirs');
-    expect(pageOf(tree!, ids[900]!).title).toBe('Renamed');
-    expect(pageOf(tree!, ids[500]!)).toBe(pageOf(tree!, 's39').pages.at(-1));
-    expect(elapsed).toBeLessThan(500);
+    const tree = merged(mergeRevisionTrees(base, ours, theirs, store));
+    expect(store.getBody(pageOf(tree, ids[60]!).body!)!.split('\n')[3]).toBe('ours');
+    expect(store.getBody(pageOf(tree, ids[60]!).body!)!.split('\n')[30]).toBe('theirs');
+    expect(pageOf(tree, ids[900]!).title).toBe('Renamed');
+    expect(pageOf(tree, ids[500]!)).toBe(pageOf(tree, 's39').pages.at(-1));
   });
 });

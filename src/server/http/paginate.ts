@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/open-database';
+import { prepareCached } from '../db/prepare-cached';
 import { badRequest } from './api-error';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -54,7 +55,7 @@ export function paginate<Row extends object>(
   const where = [...query.where];
   const params = [...query.params];
   const countSql = `SELECT count(*) AS n FROM (${query.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''})`;
-  const count = (db.prepare(countSql).get(...params) as { n: number }).n;
+  const count = (prepareCached(db, countSql).get(...params) as { n: number }).n;
 
   if (page.page) {
     const cursor = decodeCursor(page.page);
@@ -67,7 +68,7 @@ export function paginate<Row extends object>(
   }
   const order = query.orderBy.map((column) => `${column} ${query.direction}`).join(', ');
   const sql = `${query.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
-  const rows = db.prepare(sql).all(...params, limit + 1) as Row[];
+  const rows = prepareCached(db, sql).all(...params, limit + 1) as Row[];
   const hasMore = rows.length > limit;
   if (hasMore) rows.length = limit;
   const last = rows[rows.length - 1];

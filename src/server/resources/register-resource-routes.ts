@@ -12,9 +12,11 @@ import { organizationRoutes } from './organizations/organization-routes';
 import { searchRoutes } from './search/search-routes';
 import { spaceRoutes } from './spaces/space-routes';
 import { teamRoutes } from './teams/team-routes';
+import { userRoutes } from './users/user-routes';
 
 /** Every resource's routes, in one place so the API surface is easy to review. */
 export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void {
+  userRoutes(app, ctx);
   organizationRoutes(app, ctx);
   memberRoutes(app, ctx);
   teamRoutes(app, ctx);

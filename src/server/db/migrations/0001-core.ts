@@ -127,6 +127,7 @@ export const migration0001Core: Migration = {
       CREATE UNIQUE INDEX space_grants_user ON space_grants(space_id, user_id) WHERE user_id IS NOT NULL;
       CREATE UNIQUE INDEX space_grants_team ON space_grants(space_id, team_id) WHERE team_id IS NOT NULL;
       CREATE INDEX space_grants_team_lookup ON space_grants(team_id);
+      CREATE INDEX space_grants_user_lookup ON space_grants(user_id);
 
       -- Markdown bodies keyed by their SHA-256: identical content is stored once.
       CREATE TABLE bodies (

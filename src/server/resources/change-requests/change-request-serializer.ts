@@ -2,7 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { UserSchema } from '../../http/common-schemas';
 import type { Urls } from '../../http/urls';
 import { serializeUser, type UserRow } from '../users/user-serializer';
-import type { ChangeRequestRow } from './change-request-queries';
+import type {
+  ChangeRequestQueries,
+  ChangeRequestRow,
+  RequestedReviewerRow,
+  ReviewRow,
+} from './change-request-queries';
 
 export const ChangeRequestStatusSchema = Type.Union([
   Type.Literal('draft'),
@@ -66,7 +71,9 @@ export function serializeChangeRequest(view: ChangeRequestView, urls: Urls) {
     space: row.space_id,
     revision: row.revision_id,
     revisionInitial: row.revision_initial,
-    ...(row.revision_merged_ancestor ? { revisionMergedAncestor: row.revision_merged_ancestor } : {}),
+    ...(row.revision_merged_ancestor
+      ? { revisionMergedAncestor: row.revision_merged_ancestor }
+      : {}),
     ...(row.revision_merged ? { revisionMerged: row.revision_merged } : {}),
     comments: view.openComments,
     outdated: isOutdated(row, view.spaceRevision),
@@ -75,4 +82,76 @@ export function serializeChangeRequest(view: ChangeRequestView, urls: Urls) {
       location: urls.api(`/spaces/${row.space_id}/change-requests/${row.id}`),
     },
   };
+}
+
+export function serializeReview(
+  row: ReviewRow,
+  reviewer: UserRow | undefined,
+  spaceId: string,
+  urls: Urls,
+) {
+  return {
+    object: 'change-request-review' as const,
+    id: row.id,
+    revision: row.revision_id,
+    reviewer: reviewer ? serializeUser(reviewer, urls) : deletedUser(row.reviewer_id, urls),
+    status: row.status,
+    outdated: row.outdated === 1,
+    createdAt: row.created_at,
+    // Reviews are never edited; a new submission is a new review.
+    updatedAt: row.created_at,
+    urls: {
+      location: urls.api(
+        `/spaces/${spaceId}/change-requests/${row.change_request_id}/reviews/${row.id}`,
+      ),
+    },
+  };
+}
+
+export interface RequestedReviewerView {
+  row: RequestedReviewerRow;
+  user: UserRow | undefined;
+  /**
+   * Who asked. The requested-reviewers table keeps no requester, so callers pass the change
+   * request's creator (the one who normally asks for reviews).
+   */
+  requestedBy: UserRow | undefined;
+  /** The revision under review: the table keeps none, so this is the change request's current one. */
+  revision: string;
+}
+
+export function serializeRequestedReviewer(view: RequestedReviewerView, urls: Urls) {
+  return {
+    object: 'change-request-requested-reviewer' as const,
+    kind: 'user' as const,
+    user: view.user ? serializeUser(view.user, urls) : deletedUser(view.row.user_id, urls),
+    revision: view.revision,
+    requestedBy: view.requestedBy
+      ? serializeUser(view.requestedBy, urls)
+      : deletedUser('unknown', urls),
+    createdAt: view.row.requested_at,
+  };
+}
+
+/** A user row that no longer exists (foreign keys cascade, so only during a race). */
+function deletedUser(id: string, urls: Urls) {
+  return serializeUser({ id, display_name: 'Deleted user', email: '', photo_url: null }, urls);
+}
+
+/** The ChangeRequest resource as it is now (its users, main's revision, open comments). */
+export function presentChangeRequest(
+  queries: ChangeRequestQueries,
+  row: ChangeRequestRow,
+  urls: Urls,
+) {
+  return serializeChangeRequest(
+    {
+      row,
+      createdBy: queries.user(row.created_by),
+      mergedBy: row.merged_by ? queries.user(row.merged_by) : undefined,
+      spaceRevision: queries.spaceRevision(row.space_id) ?? '',
+      openComments: queries.openComments(row.id),
+    },
+    urls,
+  );
 }

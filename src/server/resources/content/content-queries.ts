@@ -20,12 +20,20 @@ export interface RevisionMetaRow {
   created_at: string;
 }
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
+
 /** Parsed trees kept in memory; a tree is a few MB for thousands of pages. */
 const TREE_CACHE_ENTRIES = 16;
 
 /**
  * Every SQL statement of the content reads. Revisions are immutable, so parsed trees are cached
- * by id; callers must treat a returned tree as read-only.
+ * by id, deeply frozen: callers copy a tree (structuredClone) to derive a new one.
  */
 export class ContentQueries {
   private readonly spaceStmt;
@@ -93,7 +101,9 @@ export class ContentQueries {
     }
     const row = this.treeStmt.get(revisionId);
     if (!row) return undefined;
-    const tree = JSON.parse(row.tree) as RevisionTree;
+    // Frozen: a shared tree changed by mistake would corrupt every later read of the revision;
+    // this way the mistake throws where it happens (ES modules are strict).
+    const tree = deepFreeze(JSON.parse(row.tree) as RevisionTree);
     this.trees.set(revisionId, tree);
     if (this.trees.size > TREE_CACHE_ENTRIES) {
       const oldest = this.trees.keys().next().value;

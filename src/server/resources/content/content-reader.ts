@@ -367,3 +367,11 @@ export function contentReaderFor(ctx: ServerContext): ContentReader {
   }
   return reader;
 }
+
+/**
+ * The server's download-URL signer, for every module that serialises files (serializeFile):
+ * one per server, so every downloadURL is signed the same way.
+ */
+export function fileUrlSignerFor(ctx: ServerContext): FileUrlSigner {
+  return contentReaderFor(ctx).signer;
+}

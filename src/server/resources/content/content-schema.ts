@@ -1,52 +1,29 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { PageQuerySchema } from '../../http/common-schemas';
 import { ChangeRequestSchema } from '../change-requests/change-request-serializer';
 import type { JsonBytes } from './json-response-cache';
 
 const IdParam = Type.String({ minLength: 1, maxLength: 100 });
 
-export const SpaceParams = Type.Object({ spaceId: IdParam });
-export const SpaceFileParams = Type.Object({ spaceId: IdParam, fileId: IdParam });
-export const SpacePageParams = Type.Object({ spaceId: IdParam, pageId: IdParam });
+/** The path parameters that name where a content read reads: the space's live revision… */
+export const SpaceSourceParams = { spaceId: IdParam };
+/** …one of its revisions by id… */
+export const RevisionSourceParams = { spaceId: IdParam, revisionId: IdParam };
+/** …or a change request's revision (`changeRequestId` is its id or its number). */
+export const ChangeRequestSourceParams = { spaceId: IdParam, changeRequestId: IdParam };
+
+/** The path parameters a content read adds to its source's. */
+export const PageIdParams = { pageId: IdParam };
+export const FileIdParams = { fileId: IdParam };
 /** `*` is the page path: it may contain slashes (`guides/setup`). */
-export const SpacePathParams = Type.Object({
-  spaceId: IdParam,
-  '*': Type.String({ maxLength: 2000 }),
-});
+export const PagePathParams = { '*': Type.String({ maxLength: 2000 }) };
 
-export const RevisionParams = Type.Object({ spaceId: IdParam, revisionId: IdParam });
-export const RevisionFileParams = Type.Object({
-  spaceId: IdParam,
-  revisionId: IdParam,
-  fileId: IdParam,
-});
-export const RevisionPageParams = Type.Object({
-  spaceId: IdParam,
-  revisionId: IdParam,
-  pageId: IdParam,
-});
-export const RevisionPathParams = Type.Object({
-  spaceId: IdParam,
-  revisionId: IdParam,
-  '*': Type.String({ maxLength: 2000 }),
-});
-
-export const ChangeRequestParams = Type.Object({ spaceId: IdParam, changeRequestId: IdParam });
-export const ChangeRequestFileParams = Type.Object({
-  spaceId: IdParam,
-  changeRequestId: IdParam,
-  fileId: IdParam,
-});
-export const ChangeRequestPageParams = Type.Object({
-  spaceId: IdParam,
-  changeRequestId: IdParam,
-  pageId: IdParam,
-});
-export const ChangeRequestPathParams = Type.Object({
-  spaceId: IdParam,
-  changeRequestId: IdParam,
-  '*': Type.String({ maxLength: 2000 }),
-});
+/**
+ * A content read's path parameters: its source's, then its own. Typed as its own only: each read
+ * is registered once for every source, and the source reads its own parameters (ContentRouteSource).
+ */
+export const contentParams = <O extends TProperties>(source: TProperties, own: O): TObject<O> =>
+  Type.Object<O>({ ...source, ...own });
 
 export const FormatSchema = Type.Union([Type.Literal('markdown'), Type.Literal('document')]);
 
@@ -78,6 +55,12 @@ export const PageQuery = Type.Object({
   evaluated: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('deterministic-only')])),
   dereferenced: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('reusable-contents')])),
   cachedMetadata: Type.Optional(Type.Boolean()),
+});
+
+/** getPageDocumentInRevisionById takes only the published `evaluated` and `dereferenced`. */
+export const PageDocumentQuery = Type.Object({
+  evaluated: PageQuery.properties.evaluated,
+  dereferenced: PageQuery.properties.dereferenced,
 });
 
 export const FilesQuery = Type.Object({ ...PageQuerySchema, ...RevisionFlags });
@@ -180,6 +163,12 @@ export const RevisionSchema = Type.Object({
 });
 
 export const PagesSchema = Type.Object({ pages: Type.Array(PageSchema) });
+
+export const PageDocumentSchema = Type.Object({
+  object: Type.Literal('document'),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  nodes: Type.Array(Type.Unknown()),
+});
 
 /** A 200 body sent as ready JSON bytes, documented by `schema`. */
 export const PreSerialized = <T extends TSchema>(schema: T) => Type.Unsafe<JsonBytes>(schema);

@@ -31,11 +31,11 @@ const SANDBOX = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inl
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * `inline` or `attachment` with the file name: a quoted ASCII fallback (quotes, backslashes,
- * controls and non-ASCII replaced) and the exact name as RFC 5987 UTF-8.
+ * `inline` or `attachment` with the file name: a quoted ASCII fallback (quotes, slashes,
+ * backslashes, controls and non-ASCII replaced) and the exact name as RFC 5987 UTF-8.
  */
 export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_').trim() || 'file';
+  const fallback = name.replace(/[^\x20-\x7e]|["\\/]/g, '_').trim() || 'file';
   const encoded = encodeURIComponent(name).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

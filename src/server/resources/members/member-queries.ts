@@ -1,7 +1,7 @@
 import type { Role } from '../../auth/roles';
 import type { Db } from '../../db/open-database';
 import type { KeysetQuery } from '../../http/paginate';
-import { MEMBER_SELECT } from './member-queries-base';
+import { MEMBER_SELECT, ORG_MEMBER_SELECT } from './member-queries-base';
 import type { MemberRoleFilter } from './member-schema';
 import type { MemberRow } from './member-serializer';
 
@@ -49,7 +49,8 @@ export class MemberQueries {
    */
   listQuery(organizationId: string, filters: MemberListFilters): KeysetQuery {
     const where = ['m.organization_id = ?'];
-    const params: unknown[] = [organizationId];
+    // The first is ORG_MEMBER_SELECT's own parameter.
+    const params: unknown[] = [organizationId, organizationId];
     if (filters.role === 'guest') {
       where.push('m.role IS NULL');
     } else if (filters.role !== undefined) {
@@ -67,7 +68,7 @@ export class MemberQueries {
     if (byLastSeen) where.push('m.last_seen_at IS NOT NULL');
     const column = byLastSeen ? 'last_seen_at' : 'joined_at';
     return {
-      from: MEMBER_SELECT,
+      from: ORG_MEMBER_SELECT,
       where,
       params,
       orderBy: [`m.${column}`, 'm.user_id'],

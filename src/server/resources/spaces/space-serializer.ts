@@ -1,5 +1,6 @@
 import { atLeast, type Role } from '../../auth/roles';
 import type { Db } from '../../db/open-database';
+import { prepareCached } from '../../db/prepare-cached';
 import type { Urls } from '../../http/urls';
 
 export interface SpaceRow {
@@ -26,41 +27,30 @@ export interface SpaceCounts {
   changeRequestsDraft: number;
 }
 
-const NO_COUNTS: SpaceCounts = {
-  comments: 0,
-  changeRequests: 0,
-  changeRequestsOpen: 0,
-  changeRequestsDraft: 0,
-};
-
-/**
- * Counts shown on a space. Change requests and comments arrive with the content model; until their
- * tables exist every count is zero (checked once per database).
- */
+/** Counts shown on a space: its change requests by status and its open (space-level) comments. */
 export function spaceCounts(db: Db, spaceId: string): SpaceCounts {
-  const hasTable = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'change_requests'")
-    .get();
-  if (!hasTable) return NO_COUNTS;
-  const row = db
-    .prepare(
-      `SELECT count(*) AS total,
-              coalesce(sum(status = 'open'), 0) AS open,
-              coalesce(sum(status = 'draft'), 0) AS draft
-       FROM change_requests WHERE space_id = ?`,
-    )
-    .get(spaceId) as { total: number; open: number; draft: number };
-  const comments = db
-    .prepare(
-      "SELECT count(*) AS n FROM comments WHERE space_id = ? AND change_request_id IS NULL AND status = 'open'",
-    )
-    .get(spaceId) as { n: number };
+  const row = prepareCached<[{ space: string }], SpaceCountRow>(
+    db,
+    `SELECT
+       (SELECT count(*) FROM change_requests WHERE space_id = @space) AS total,
+       (SELECT count(*) FROM change_requests WHERE space_id = @space AND status = 'open') AS open,
+       (SELECT count(*) FROM change_requests WHERE space_id = @space AND status = 'draft') AS draft,
+       (SELECT count(*) FROM comments
+          WHERE space_id = @space AND change_request_id IS NULL AND status = 'open') AS comments`,
+  ).get({ space: spaceId })!;
   return {
-    comments: comments.n,
+    comments: row.comments,
     changeRequests: row.total,
     changeRequestsOpen: row.open,
     changeRequestsDraft: row.draft,
   };
+}
+
+interface SpaceCountRow {
+  total: number;
+  open: number;
+  draft: number;
+  comments: number;
 }
 
 /** The Space resource as a caller with effective role `role` sees it. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/open-database';
 import type { KeysetQuery } from '../../http/paginate';
 import { newId } from '../../ids';
-import { MEMBER_COLUMNS, MEMBER_FROM } from '../members/member-queries-base';
+import { MEMBER_FROM, ORG_MEMBER_COLUMNS } from '../members/member-queries-base';
 import type { MemberRow } from '../members/member-serializer';
 import type { TeamMemberRole } from './team-schema';
 
@@ -129,10 +129,10 @@ export class TeamQueries {
   /** The members of a team (who must be organization members), in the order they were added. */
   teamMembersQuery(organizationId: string, teamId: string): KeysetQuery {
     return {
-      from: `SELECT ${MEMBER_COLUMNS}, tm.role AS team_role, tm.added_at ${MEMBER_FROM}
+      from: `SELECT ${ORG_MEMBER_COLUMNS}, tm.role AS team_role, tm.added_at ${MEMBER_FROM}
              JOIN team_members tm ON tm.user_id = m.user_id AND tm.team_id = ?`,
       where: ['m.organization_id = ?'],
-      params: [teamId, organizationId],
+      params: [organizationId, teamId, organizationId],
       orderBy: ['tm.added_at', 'tm.user_id'],
       direction: 'ASC',
       keyOf: (row) => [row['added_at'], row['user_id']],

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Membership } from '../../auth/access';
 import { badRequest, forbidden, notFound } from '../../http/api-error';
 import { callerOf } from '../../http/authenticate';
@@ -23,6 +24,11 @@ import {
 } from './team-schema';
 import { serializeTeam, teamPermissions } from './team-serializer';
 
+/** Every field of these bodies is optional, so a request sent without any body means `{}`. */
+async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
 interface TeamAccess {
   membership: Membership;
   team: TeamRow;
@@ -47,7 +53,9 @@ export function teamRoutes(app: TypedApp, ctx: ServerContext): void {
     if (!team) throw notFound(`Team ${teamId}`);
     const permissions = teamPermissions(team, membership.role);
     if (needed === 'view' && !permissions.view) {
-      throw forbidden(`Only members of team ${teamId} or of organization roles may see it`);
+      throw forbidden(
+        `Guests see only the teams they belong to; team ${teamId} is not one of them`,
+      );
     }
     if (needed === 'manage' && !permissions.admin) {
       throw forbidden(
@@ -223,6 +231,7 @@ export function teamRoutes(app: TypedApp, ctx: ServerContext): void {
         body: UpdateTeamMembersBody,
         response: { ...noContentResponses, ...errorResponses },
       },
+      preValidation: emptyBodyAsObject,
     },
     async (request, reply) => {
       const { userId } = callerOf(request);
@@ -235,7 +244,7 @@ export function teamRoutes(app: TypedApp, ctx: ServerContext): void {
         upserts.set(resolve(organizationId, ref, `body.add[${index}]`), undefined),
       );
       for (const [ref, { role }] of Object.entries(memberships)) {
-        upserts.set(resolve(organizationId, ref, `body.memberships.${ref}`), role);
+        upserts.set(resolve(organizationId, ref, 'body.memberships'), role);
       }
       const removals = new Set(
         remove.map((ref, index) => resolve(organizationId, ref, `body.remove[${index}]`)),
@@ -255,6 +264,7 @@ export function teamRoutes(app: TypedApp, ctx: ServerContext): void {
         body: AddTeamMemberBody,
         response: { ...noContentResponses, ...errorResponses },
       },
+      preValidation: emptyBodyAsObject,
     },
     async (request, reply) => {
       const caller = callerOf(request);

@@ -1,0 +1,5 @@
+import type { CacheMigration } from './cache-migration';
+import { migration0001CacheCore } from './0001-cache-core';
+
+/** Every cache migration, in the order they apply. Append only. */
+export const cacheMigrations: readonly CacheMigration[] = [migration0001CacheCore];

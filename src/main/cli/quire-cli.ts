@@ -1,0 +1,643 @@
+import { appendFile, mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  ensureQuireHome,
+  quireHome,
+  readQuireConfig,
+  resolveQuireHomeDir,
+  writeQuireConfig,
+  type QuireConfig,
+  type QuireHome,
+} from '../config/quire-home';
+import { isInsideRoot } from '../mirror/resolve-inside';
+import { RemoteAuthError, RemoteError, RemoteUnavailableError } from '../remote/errors';
+import { serverTokenKey } from '../secrets/file-secret-store';
+import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
+import { ProgressBar, type ProgressStream } from './progress-bar';
+import {
+  UnknownSpaceError,
+  type QuireEngine,
+  type QuireServices,
+  type SpaceList,
+  type SpaceListing,
+  type SpaceStatus,
+  type SpaceSyncResult,
+  type SyncOnceResult,
+} from './quire-services';
+import { parseServerUrl, ServerUrlError } from './server-url';
+import { terminalText } from './terminal-text';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+/** Bad command line; also `sync --once` that finished but left conflicts or problems. */
+export const EXIT_USAGE = 2;
+export const EXIT_PROBLEMS = 2;
+
+export const USAGE = `Usage: quire [--home <dir>] <command> [options]
+
+Commands:
+  login --server <url> --token <token> --folder <dir>
+                          connect to a server (token "-" reads it from stdin; QUIRE_TOKEN works too)
+  logout                  forget the token
+  spaces [--json]         list the spaces, [x] marking those that sync
+  spaces enable <spaceId> sync a space
+  spaces disable <spaceId>
+                          stop syncing a space (its folder stays)
+  sync --once             pull every enabled space once
+  status [--json]         per space: state, revision, pages, last sync, errors
+  help                    show this help
+
+--home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).
+Exit codes: 0 ok, 1 failure, 2 usage error or a sync that left conflicts or problems.`;
+
+/** Where the CLI reads and writes; `bin/quire.mjs` passes the process's, tests their own. */
+export interface CliIo {
+  readonly stdout: ProgressStream;
+  readonly stderr: ProgressStream;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** All of stdin, for `--token -`. */
+  readStdin(): Promise<string>;
+}
+
+export type ServicesFactory = (home: QuireHome) => QuireServices | Promise<QuireServices>;
+
+/** An error the user caused or can fix: printed as one line, no stack. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_FAILURE,
+  ) {
+    super(message);
+  }
+}
+
+const OPTIONS = {
+  home: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  server: { type: 'string' },
+  token: { type: 'string' },
+  folder: { type: 'string' },
+  json: { type: 'boolean' },
+  once: { type: 'boolean' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+type Values = {
+  [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean;
+};
+
+/** Options each command accepts besides the global `--home` and `--help`. */
+const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
+  login: ['server', 'token', 'folder'],
+  logout: [],
+  spaces: ['json'],
+  sync: ['once'],
+  status: ['json'],
+  help: [],
+};
+
+/** The state one command run shares with its helpers. */
+interface Run {
+  readonly io: CliIo;
+  readonly home: QuireHome;
+  readonly services: QuireServices;
+  /** Every secret seen in this run: scrubbed from anything printed or logged. */
+  readonly secrets: Set<string>;
+  out(text: string): void;
+  warn(text: string): void;
+}
+
+/**
+ * Runs one `quire` command and returns its exit code. Never throws: every failure becomes a
+ * single `quire: …` line on stderr, with any secret seen during the run scrubbed from it.
+ */
+export async function runQuireCli(
+  argv: readonly string[],
+  io: CliIo,
+  createServices: ServicesFactory,
+): Promise<number> {
+  const secrets = new Set<string>();
+  const scrub = (text: string) => scrubSecrets(text, secrets);
+  let home: QuireHome | undefined;
+  let command = '';
+  let bar: ProgressBar | undefined;
+  try {
+    const { values, positionals } = parseCommandLine(argv);
+    command = positionals[0] ?? '';
+    if (values.help || command === 'help') {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT_OK;
+    }
+    if (command === '') throw new CliError('missing command (see `quire help`)', EXIT_USAGE);
+    const allowed = COMMAND_OPTIONS[command];
+    if (allowed === undefined) {
+      throw new CliError(`unknown command ${quote(command)} (see \`quire help\`)`, EXIT_USAGE);
+    }
+    for (const name of Object.keys(values) as OptionName[]) {
+      if (name !== 'home' && name !== 'help' && !allowed.includes(name)) {
+        throw new CliError(`${command} does not take --${name}`, EXIT_USAGE);
+      }
+    }
+    home = quireHome(resolveQuireHomeDir(values.home, io.env));
+    const run: Run = {
+      io,
+      home,
+      services: await createServices(home),
+      secrets,
+      out: (text) => io.stdout.write(`${scrub(text)}\n`),
+      warn: (text) => {
+        bar?.clear();
+        io.stderr.write(`quire: ${oneLine(scrub(text))}\n`);
+      },
+    };
+    const args = positionals.slice(1);
+    switch (command) {
+      case 'login':
+        return await login(run, values, args);
+      case 'logout':
+        return await logout(run, args);
+      case 'spaces':
+        return await spaces(run, values, args);
+      case 'sync': {
+        // Space titles for the bar, filled from the cache once the engine is open.
+        const titles = new Map<string, string>();
+        bar = new ProgressBar(io.stderr, { spaceLabel: (id) => titles.get(id) });
+        return await syncOnce(run, values, args, bar, titles);
+      }
+      case 'status':
+        return await status(run, values, args);
+      default:
+        throw new CliError(`unknown command ${quote(command)}`, EXIT_USAGE);
+    }
+  } catch (error) {
+    bar?.clear();
+    const { message, exitCode } = describeError(error);
+    io.stderr.write(`quire: ${oneLine(scrub(message))}\n`);
+    if (home !== undefined) await logFailure(home, command, error, scrub);
+    return exitCode;
+  }
+}
+
+function parseCommandLine(argv: readonly string[]): { values: Values; positionals: string[] } {
+  // Not strict: parseArgs' own messages can echo a mistyped `--tokn=<secret>` whole; ours do not.
+  const { values, positionals, tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = (OPTIONS as Record<string, { type: 'string' | 'boolean' }>)[token.name];
+    if (spec === undefined) {
+      throw new CliError(`unknown option ${quote(token.rawName)} (see \`quire help\`)`, EXIT_USAGE);
+    }
+    if (spec.type === 'boolean' && token.value !== undefined) {
+      throw new CliError(`${token.rawName} takes no value`, EXIT_USAGE);
+    }
+    // `--server --token x` would otherwise make "--token" the server.
+    const missing =
+      token.value === undefined ||
+      token.value === '' ||
+      (!token.inlineValue && token.value.startsWith('-') && token.value !== '-');
+    if (spec.type === 'string' && missing) {
+      throw new CliError(`${token.rawName} needs a value`, EXIT_USAGE);
+    }
+  }
+  return { values: values as Values, positionals };
+}
+
+// ---------------------------------------------------------------------------------------------
+// login / logout
+
+async function login(run: Run, values: Values, args: string[]): Promise<number> {
+  // A stray positional may well be the token typed without --token: never echo it.
+  if (args.length > 0) throw new CliError('login takes no arguments besides options', EXIT_USAGE);
+  const serverArg = values.server;
+  const folderArg = values.folder;
+  if (serverArg === undefined) throw new CliError('login needs --server <url>', EXIT_USAGE);
+  if (folderArg === undefined) throw new CliError('login needs --folder <dir>', EXIT_USAGE);
+  let token = values.token ?? (run.io.env['QUIRE_TOKEN'] || undefined);
+  if (token === '-') token = (await run.io.readStdin()).trim();
+  if (token === undefined || token === '') {
+    throw new CliError(
+      'login needs --token <token> (or --token - to read it from stdin)',
+      EXIT_USAGE,
+    );
+  }
+  run.secrets.add(token);
+
+  let server;
+  try {
+    server = parseServerUrl(serverArg);
+  } catch (error) {
+    if (!(error instanceof ServerUrlError)) throw error;
+    // A URL with an `@` may carry a password: say what is wrong without repeating it.
+    const shown = serverArg.includes('@') ? '' : ` ${quote(serverArg)}`;
+    throw new CliError(`invalid server URL${shown}: ${error.message}`, EXIT_USAGE);
+  }
+  if (server.cleartext) {
+    run.warn(
+      `warning: ${server.origin} is plain http, so the token crosses the network unencrypted`,
+    );
+  }
+  const folder = path.resolve(run.io.cwd, folderArg);
+  if (isInsideRoot(folder, run.home.root) || isInsideRoot(run.home.root, folder)) {
+    throw new CliError(
+      `the mirror folder ${folder} and the Quire home ${run.home.root} must not contain each other`,
+      EXIT_USAGE,
+    );
+  }
+  const previous = await readQuireConfig(run.home);
+  if (previous && (previous.server !== server.origin || previous.folder !== folder)) {
+    throw new CliError(
+      `${run.home.root} is set up for ${previous.server} and ${previous.folder}; ` +
+        'log in with the same server and folder, or use another --home',
+    );
+  }
+
+  const remote = run.services.connect(server.origin, token, { quick: true });
+  let user;
+  try {
+    user = await remote.whoAmI();
+  } catch (error) {
+    throw loginError(error, server.origin);
+  }
+  await createFolder(folder);
+  await ensureQuireHome(run.home);
+  await run.services.secrets.set(serverTokenKey(server.origin), token);
+  const config: QuireConfig = {
+    server: server.origin,
+    folder,
+    user: {
+      id: user.id,
+      displayName: user.displayName,
+      ...(user.email ? { email: user.email } : {}),
+    },
+  };
+  await writeQuireConfig(run.home, config);
+
+  const who = user.email ? `${user.displayName} <${user.email}>` : user.displayName;
+  run.out(`Logged in to ${server.origin} as ${terminalText(who)}.`);
+  run.out(`Mirror folder: ${folder}`);
+
+  const engine = await run.services.openEngine({ config, remote });
+  try {
+    let listed: SpaceList;
+    try {
+      // The engine's first listing enables every space when there are fewer than 20.
+      listed = await engine.refreshSpaces();
+    } catch (error) {
+      throw new CliError(
+        `logged in, but listing the spaces failed: ${describeError(error).message}`,
+      );
+    }
+    for (const error of listed.errors) run.warn(`warning: ${error}`);
+    const enabled = listed.spaces.filter((s) => s.enabled).length;
+    run.out(`${plural(listed.spaces.length, 'space')}, ${enabled} enabled.`);
+    run.out(
+      enabled > 0
+        ? 'Run `quire sync --once` to pull them.'
+        : 'Pick spaces with `quire spaces` and `quire spaces enable <spaceId>`.',
+    );
+  } finally {
+    await engine.close();
+  }
+  return EXIT_OK;
+}
+
+/** The three failures a user can act on each get their own message. */
+function loginError(error: unknown, server: string): Error {
+  if (error instanceof RemoteAuthError) return new CliError('the server rejected the token');
+  if (error instanceof RemoteUnavailableError) {
+    return new CliError(`cannot reach server ${server}: ${error.message}`);
+  }
+  // It answered, but not as a Quire (or GitBook-compatible) API does: most likely the wrong URL.
+  if (error instanceof RemoteError) {
+    return new CliError(`${server} does not answer like a Quire server: ${error.message}`);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+async function createFolder(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true });
+    if (!(await stat(folder)).isDirectory()) throw new Error('not a folder');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CliError(`cannot use ${folder} as the mirror folder (${reason})`);
+  }
+}
+
+async function logout(run: Run, args: string[]): Promise<number> {
+  if (args.length > 0) throw new CliError('logout takes no arguments', EXIT_USAGE);
+  const config = await readQuireConfig(run.home);
+  if (config === undefined) {
+    run.out('Not logged in.');
+    return EXIT_OK;
+  }
+  await run.services.secrets.delete(serverTokenKey(config.server));
+  // The configuration and cache stay: pending local edits live there, and `quire status` still works.
+  run.out(`Logged out of ${config.server}. The mirror folder ${config.folder} is left as it is.`);
+  return EXIT_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// spaces / sync / status
+
+async function spaces(run: Run, values: Values, args: string[]): Promise<number> {
+  const [action, spaceId, ...rest] = args;
+  if (action === undefined) {
+    const { spaces: listed, errors } = await withEngine(run, { needsToken: true }, (engine) =>
+      engine.refreshSpaces(),
+    );
+    for (const error of errors) run.warn(`warning: ${error}`);
+    if (values.json) {
+      run.out(JSON.stringify(listed.map(spaceListingJson), null, 2));
+    } else {
+      for (const space of listed) {
+        const title = terminalText(`${space.emoji ? `${space.emoji} ` : ''}${space.title}`);
+        const where = terminalText(space.organization);
+        run.out(`${space.enabled ? '[x]' : '[ ]'} ${terminalText(space.id)}  ${title}  (${where})`);
+      }
+      const enabled = listed.filter((s) => s.enabled).length;
+      run.out(`${enabled} of ${plural(listed.length, 'space')} enabled.`);
+    }
+    return EXIT_OK;
+  }
+  if (action !== 'enable' && action !== 'disable') {
+    throw new CliError(`unknown spaces action ${quote(action)} (enable or disable)`, EXIT_USAGE);
+  }
+  if (spaceId === undefined || rest.length > 0) {
+    throw new CliError(`usage: quire spaces ${action} <spaceId>`, EXIT_USAGE);
+  }
+  if (values.json) throw new CliError(`spaces ${action} does not take --json`, EXIT_USAGE);
+  const enable = action === 'enable';
+  await withEngine(run, { needsToken: false }, async (engine) => {
+    try {
+      await engine.setSpaceEnabled(spaceId, enable);
+    } catch (error) {
+      if (!(error instanceof UnknownSpaceError)) throw error;
+      throw new CliError(`no space ${quote(spaceId)} (\`quire spaces\` lists them)`);
+    }
+  });
+  run.out(
+    enable
+      ? `Enabled ${spaceId}. Run \`quire sync --once\` to pull it.`
+      : `Disabled ${spaceId}. Its folder is left as it is.`,
+  );
+  return EXIT_OK;
+}
+
+async function syncOnce(
+  run: Run,
+  values: Values,
+  args: string[],
+  bar: ProgressBar,
+  titles: Map<string, string>,
+): Promise<number> {
+  if (args.length > 0) throw new CliError('sync takes no arguments', EXIT_USAGE);
+  if (!values.once) {
+    throw new CliError('only `quire sync --once` is available so far', EXIT_USAGE);
+  }
+  const onProgress = (progress: SyncProgress) => bar.update(progress);
+  const result: SyncOnceResult = await withEngine(
+    run,
+    { needsToken: true, onProgress },
+    async (engine) => {
+      for (const space of await engine.status()) titles.set(space.id, space.title);
+      return engine.syncOnce();
+    },
+  );
+  bar.clear();
+  let conflicts = 0;
+  let problems = result.errors.length;
+  for (const space of result.spaces) {
+    conflicts += space.conflicts;
+    problems += space.problems.length;
+    const conflictNote = space.conflicts > 0 ? `, ${plural(space.conflicts, 'conflict')}` : '';
+    run.out(`${terminalText(space.title)} (${space.id}): ${outcomeText(space)}${conflictNote}`);
+    for (const problem of space.problems) run.out(`  problem: ${terminalText(problem)}`);
+  }
+  for (const error of result.errors) run.out(`problem: ${terminalText(error)}`);
+  if (result.spaces.length === 0) {
+    run.out('No space is enabled: `quire spaces enable <spaceId>` picks one.');
+  }
+  if (conflicts + problems > 0) {
+    run.warn(
+      `sync finished with ${plural(conflicts, 'conflict')} and ${plural(problems, 'problem')}`,
+    );
+    return EXIT_PROBLEMS;
+  }
+  return EXIT_OK;
+}
+
+async function status(run: Run, values: Values, args: string[]): Promise<number> {
+  if (args.length > 0) throw new CliError('status takes no arguments', EXIT_USAGE);
+  const { config, loggedIn, spaces } = await withEngine(
+    run,
+    { needsToken: false },
+    async (engine, connection) => ({ ...connection, spaces: await engine.status() }),
+  );
+  if (values.json) {
+    const report = {
+      server: config.server,
+      folder: config.folder,
+      user: config.user,
+      loggedIn,
+      spaces: spaces.map(spaceStatusJson),
+    };
+    run.out(JSON.stringify(report, null, 2));
+    return EXIT_OK;
+  }
+  run.out(`${config.server} → ${config.folder}${loggedIn ? '' : ' (logged out)'}`);
+  for (const space of spaces) {
+    const facts = [
+      space.state,
+      space.revision ? `revision ${space.revision}` : 'never pulled',
+      plural(space.pages, 'page'),
+      space.lastSync ? `last sync ${space.lastSync}` : undefined,
+    ].filter((fact) => fact !== undefined);
+    run.out(`${terminalText(space.title)} (${space.id}): ${facts.join(', ')}`);
+    for (const error of space.errors) run.out(`  error: ${terminalText(error)}`);
+  }
+  if (spaces.length === 0) run.out('No spaces yet: `quire spaces` fetches the list.');
+  return EXIT_OK;
+}
+
+function outcomeText(space: SpaceSyncResult): string {
+  switch (space.outcome) {
+    case 'pulled': {
+      const removed =
+        space.filesRemoved > 0 ? `, ${plural(space.filesRemoved, 'file')} removed` : '';
+      const written = `${plural(space.filesWritten, 'file')} written`;
+      return `pulled revision ${space.revision ?? '?'}, ${written}${removed}`;
+    }
+    case 'unchanged':
+      return 'up to date';
+    case 'removed':
+      return 'removed on the server; its unedited files were removed';
+    case 'failed':
+      return 'failed';
+  }
+}
+
+/** Field by field, so the JSON stays the documented shape whatever the engine adds. */
+function spaceListingJson(space: SpaceListing) {
+  return {
+    id: space.id,
+    title: space.title,
+    ...(space.emoji === undefined ? {} : { emoji: space.emoji }),
+    organizationId: space.organizationId,
+    organization: space.organization,
+    folder: space.folder,
+    enabled: space.enabled,
+  };
+}
+
+function spaceStatusJson(space: SpaceStatus) {
+  return {
+    id: space.id,
+    title: space.title,
+    organization: space.organization,
+    folder: space.folder,
+    enabled: space.enabled,
+    state: space.state,
+    revision: space.revision,
+    remoteRevision: space.remoteRevision,
+    pages: space.pages,
+    lastSync: space.lastSync,
+    errors: [...space.errors],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// shared plumbing
+
+interface Connection {
+  readonly config: QuireConfig;
+  readonly loggedIn: boolean;
+}
+
+/**
+ * Opens the engine for the saved connection, runs `task`, closes it. Commands that work from the
+ * cache alone (`status`, enabling a space) run logged out too, with a remote that refuses.
+ */
+async function withEngine<T>(
+  run: Run,
+  options: { needsToken: boolean; onProgress?: (progress: SyncProgress) => void },
+  task: (engine: QuireEngine, connection: Connection) => Promise<T>,
+): Promise<T> {
+  const config = await readQuireConfig(run.home);
+  if (config === undefined) {
+    throw new CliError(
+      `not logged in (no ${run.home.configFile}): run \`quire login --server <url> --token <token> --folder <dir>\``,
+    );
+  }
+  const token = await run.services.secrets.get(serverTokenKey(config.server));
+  if (token !== undefined) run.secrets.add(token);
+  if (token === undefined && options.needsToken) {
+    throw new CliError(`not logged in to ${config.server}: run \`quire login\` again`);
+  }
+  const remote =
+    token === undefined ? loggedOutRemote() : run.services.connect(config.server, token);
+  const engine = await run.services.openEngine({
+    config,
+    remote,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  try {
+    return await task(engine, { config, loggedIn: token !== undefined });
+  } finally {
+    await engine.close();
+  }
+}
+
+function loggedOutRemote(): RemoteWorkspace {
+  const refuse = () => Promise.reject(new CliError('not logged in: run `quire login` again'));
+  return {
+    whoAmI: refuse,
+    listOrganizations: refuse,
+    listSpaces: refuse,
+    getRevision: refuse,
+    downloadFile: refuse,
+  };
+}
+
+function describeError(error: unknown): { message: string; exitCode: number } {
+  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof RemoteAuthError) {
+    return {
+      message: 'the server rejected the token: run `quire login` again',
+      exitCode: EXIT_FAILURE,
+    };
+  }
+  if (error instanceof RemoteUnavailableError) {
+    return { message: `cannot reach server: ${error.message}`, exitCode: EXIT_FAILURE };
+  }
+  // The stack, if any, goes to the log; the user gets the message.
+  if (error instanceof Error) return { message: error.message, exitCode: EXIT_FAILURE };
+  return { message: `unexpected error: ${String(error)}`, exitCode: EXIT_FAILURE };
+}
+
+/** Appends the failure, with its stack, to `<home>/logs/quire.log` when the home exists. */
+async function logFailure(
+  home: QuireHome,
+  command: string,
+  error: unknown,
+  scrub: (text: string) => string,
+): Promise<void> {
+  try {
+    if (!(await stat(home.logsDir)).isDirectory()) return;
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const entry = { time: new Date().toISOString(), command, error: scrub(detail) };
+    await appendFile(path.join(home.logsDir, 'quire.log'), `${JSON.stringify(entry)}\n`, {
+      mode: 0o600,
+    });
+  } catch {
+    // Logging is best effort: the error is already on stderr.
+  }
+}
+
+function scrubSecrets(text: string, secrets: ReadonlySet<string>): string {
+  let result = text;
+  for (const secret of secrets) if (secret !== '') result = result.split(secret).join('***');
+  return result;
+}
+
+function oneLine(text: string): string {
+  return terminalText(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The `quire` process: real streams and environment, services built from the home folder. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const io: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+  // Loaded on demand: `quire help` and usage errors need neither SQLite nor the engine.
+  const createServices: ServicesFactory = async (home) =>
+    (await import('./create-quire-services')).createQuireServices(home);
+  // Only the exit code: returning lets stdout drain; the commands close what they open.
+  process.exitCode = await runQuireCli(argv, io, createServices);
+}

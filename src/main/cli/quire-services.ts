@@ -1,0 +1,104 @@
+import type { QuireConfig, QuireHome } from '../config/quire-home';
+import type { RemoteWorkspace, SecretStore, SyncProgress } from '../sync/sync-ports';
+
+/**
+ * Everything the `quire` commands use, built in one place (`createQuireServices`) so that the
+ * commands stay small functions and tests can hand them fakes.
+ */
+export interface QuireServices {
+  readonly home: QuireHome;
+  readonly secrets: SecretStore;
+  /**
+   * A client for `server` (an origin without `/v1`) that sends `token`. `quick` gives up sooner on
+   * an unreachable server, for a login the user is waiting on.
+   */
+  connect(server: string, token: string, options?: { quick?: boolean }): RemoteWorkspace;
+  /** The sync engine over `<home>/cache.db` for this connection. Close it when done. */
+  openEngine(options: OpenEngineOptions): Promise<QuireEngine>;
+}
+
+export interface OpenEngineOptions {
+  readonly config: QuireConfig;
+  readonly remote: RemoteWorkspace;
+  readonly onProgress?: (progress: SyncProgress) => void;
+}
+
+/** A space as `quire spaces` lists it. */
+export interface SpaceListing {
+  readonly id: string;
+  readonly title: string;
+  readonly organizationId: string;
+  /** The organization's title. */
+  readonly organization: string;
+  readonly emoji?: string;
+  readonly enabled: boolean;
+  /** The space's folder, relative to the mirror folder. */
+  readonly folder: string;
+}
+
+export interface SpaceList {
+  readonly spaces: readonly SpaceListing[];
+  /** Organizations whose spaces could not be listed this time (their spaces are kept). */
+  readonly errors: readonly string[];
+}
+
+/** One space in `quire status`. */
+export interface SpaceStatus {
+  readonly id: string;
+  readonly title: string;
+  readonly organization: string;
+  readonly folder: string;
+  readonly enabled: boolean;
+  /** `disabled`, `pending` (never pulled), `outdated`, `synced`, `error` or `removed`. */
+  readonly state: string;
+  /** Server revision the mirror reflects, null before the first pull. */
+  readonly revision: string | null;
+  /** Latest revision the server announced. */
+  readonly remoteRevision: string | null;
+  readonly pages: number;
+  /** ISO time of the last completed sync, null if never. */
+  readonly lastSync: string | null;
+  readonly errors: readonly string[];
+}
+
+/** What one `sync --once` did. */
+export interface SyncOnceResult {
+  /** Every enabled space, and any space removed remotely during this run. */
+  readonly spaces: readonly SpaceSyncResult[];
+  /** Failures outside one space (listing organizations or spaces). */
+  readonly errors: readonly string[];
+}
+
+export interface SpaceSyncResult {
+  readonly id: string;
+  readonly title: string;
+  /** `pulled` a new revision, `unchanged` (the revision had not moved), `removed` remotely, or `failed`. */
+  readonly outcome: 'pulled' | 'unchanged' | 'removed' | 'failed';
+  readonly revision: string | null;
+  readonly filesWritten: number;
+  readonly filesRemoved: number;
+  /** Local and remote edits that could not be merged automatically (the local file was kept). */
+  readonly conflicts: number;
+  /** Everything else left for the user, and the error of a failed space, one line each. */
+  readonly problems: readonly string[];
+}
+
+/** The engine operations the CLI needs, in the CLI's own terms. */
+export interface QuireEngine {
+  /** Reads the space list from the server into the cache and returns it. */
+  refreshSpaces(): Promise<SpaceList>;
+  /** Throws `UnknownSpaceError` for an id the cache does not know. */
+  setSpaceEnabled(spaceId: string, enabled: boolean): Promise<void>;
+  syncOnce(): Promise<SyncOnceResult>;
+  /** From the cache only, no network. */
+  status(): Promise<readonly SpaceStatus[]>;
+  close(): Promise<void>;
+}
+
+export class UnknownSpaceError extends Error {
+  override readonly name = 'UnknownSpaceError';
+
+  constructor(readonly spaceId: string) {
+    super(`no space ${spaceId}`);
+  }
+}

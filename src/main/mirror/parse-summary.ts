@@ -1,0 +1,244 @@
+/**
+ * Reads a Git Sync SUMMARY.md into its entries, line by line. SUMMARY.md is a small line-based
+ * grammar, and a full Markdown parser is both slower (remark needs about half a second for the
+ * 240 lines of GitBook's own docs) and looser about what it accepts. Understood:
+ *
+ * - a first `# Table of contents` / `# Summary` heading (ignored);
+ * - `## Group` headings, optionally `## Group <a href="#slug" id="slug"></a>` pinning the slug;
+ * - `***` (any thematic break), after which entries are top-level again;
+ * - bullets (`*`, `-`, `+`) nested by indentation: `* [Title](path.md "link title")`, the link text
+ *   as written with backslash escapes resolved, destinations bare or in `<…>`;
+ * - a bullet holding a fenced ```` ```yaml ```` block: a computed page's source;
+ * - blank lines and HTML comments.
+ *
+ * Anything else is reported as a problem with its line and skipped; this never throws.
+ */
+import type { MirrorComputedSource } from './gitsync-types';
+import { FrontmatterError, parseFrontmatterYaml } from './page-frontmatter';
+import { titleSlug } from './title-slug';
+
+export type SummaryEntry =
+  | {
+      kind: 'link';
+      /** The link text, escapes resolved: the page title. */
+      title: string;
+      /** The destination as written (angle brackets and escapes removed, not percent-decoded). */
+      destination: string;
+      linkTitle?: string;
+      /** 1-based line in SUMMARY.md (absent for entries inferred from folders). */
+      line?: number;
+      children: SummaryEntry[];
+    }
+  | { kind: 'group'; title: string; slug: string; line?: number; children: SummaryEntry[] }
+  | { kind: 'computed'; source: MirrorComputedSource; line?: number; children: SummaryEntry[] };
+
+export interface SummaryProblem {
+  line: number;
+  message: string;
+}
+
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const THEMATIC_BREAK = /^ {0,3}([*_-])(?:[ \t]*\1){2,}[ \t]*$/;
+const BULLET = /^([ \t]*)([*+-])(?:[ \t]+(.*?))?[ \t]*$/;
+const FENCE_OPEN = /^(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*$/;
+const COMMENT = /^[ \t]*<!--.*-->[ \t]*$/;
+
+export function parseSummary(text: string): {
+  entries: SummaryEntry[];
+  problems: SummaryProblem[];
+} {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const problems: SummaryProblem[] = [];
+  const top: SummaryEntry[] = [];
+  let container = top;
+  /** Open bullets, innermost last, with the column their marker is at. */
+  let stack: { indent: number; entry: SummaryEntry }[] = [];
+  let sawEntry = false;
+
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i] ?? '';
+    const number = i + 1;
+    if (line.trim() === '' || COMMENT.test(line)) continue;
+
+    const heading = HEADING.exec(line);
+    if (heading) {
+      stack = [];
+      if (heading[1] === '#' && !sawEntry) continue;
+      const group = {
+        kind: 'group' as const,
+        ...groupTitle(heading[2] ?? ''),
+        line: number,
+        children: [],
+      };
+      top.push(group);
+      container = group.children;
+      sawEntry = true;
+      continue;
+    }
+    if (THEMATIC_BREAK.test(line)) {
+      stack = [];
+      container = top;
+      continue;
+    }
+    const bullet = BULLET.exec(line);
+    if (!bullet) {
+      problems.push({
+        line: number,
+        message: 'unexpected line: SUMMARY.md holds headings, bullet lists and *** only',
+      });
+      continue;
+    }
+    sawEntry = true;
+    const indent = columns(bullet[1] ?? '');
+    const content = bullet[3] ?? '';
+    let entry: SummaryEntry | undefined;
+    const fence = FENCE_OPEN.exec(content);
+    if (fence) {
+      // The block's lines are indented to the bullet's content column.
+      const contentColumn = line.length - line.trimStart().length + 2;
+      const block = readFence(lines, i + 1, fence[1] ?? '```', contentColumn);
+      entry = computedEntry(fence[2] ?? '', block.body, number, problems);
+      i = block.end;
+    } else {
+      const link = parseLink(content);
+      if (link) entry = { kind: 'link', ...link, line: number, children: [] };
+      else {
+        problems.push({
+          line: number,
+          message: 'entry without a [Title](file.md) link; its sub-entries are kept one level up',
+        });
+      }
+    }
+    while (stack.length > 0 && (stack[stack.length - 1]?.indent ?? 0) >= indent) stack.pop();
+    if (!entry) continue;
+    const parent = stack[stack.length - 1]?.entry;
+    (parent ? parent.children : container).push(entry);
+    stack.push({ indent, entry });
+  }
+  return { entries: top, problems };
+}
+
+/** Columns of leading whitespace, a tab counting to the next multiple of four. */
+function columns(whitespace: string): number {
+  let width = 0;
+  for (const char of whitespace) width = char === '\t' ? width + 4 - (width % 4) : width + 1;
+  return width;
+}
+
+function groupTitle(raw: string): { title: string; slug: string } {
+  const anchor = /(?<!\\)<a\s[^<>]*\bid="([^"]*)"[^<>]*>\s*<\/a>\s*$/i.exec(raw);
+  const text = anchor ? raw.slice(0, anchor.index) : raw;
+  const title = unescapeMarkdown(text).trim();
+  const id = anchor?.[1] === undefined ? '' : decodeHtml(anchor[1]);
+  return { title, slug: id || titleSlug(title) };
+}
+
+function readFence(
+  lines: readonly string[],
+  start: number,
+  opening: string,
+  contentColumn: number,
+): { body: string; end: number } {
+  const body: string[] = [];
+  for (let i = start; i < lines.length; i += 1) {
+    const line = lines[i] ?? '';
+    const trimmed = line.trim();
+    if (trimmed.startsWith(opening[0] ?? '`') && /^(`{3,}|~{3,})$/.test(trimmed)) {
+      if (trimmed[0] === opening[0] && trimmed.length >= opening.length) {
+        return { body: body.join('\n'), end: i };
+      }
+    }
+    const indent = line.length - line.trimStart().length;
+    body.push(line.slice(Math.min(indent, contentColumn)));
+  }
+  return { body: body.join('\n'), end: lines.length - 1 };
+}
+
+function computedEntry(
+  language: string,
+  yaml: string,
+  line: number,
+  problems: SummaryProblem[],
+): SummaryEntry | undefined {
+  if (language !== 'yaml') {
+    problems.push({ line, message: 'a code block entry must be a ```yaml computed page source' });
+    return undefined;
+  }
+  try {
+    const data = parseFrontmatterYaml(yaml);
+    if (typeof data['type'] !== 'string') throw new FrontmatterError('it has no "type"');
+    return { kind: 'computed', source: data as MirrorComputedSource, line, children: [] };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    problems.push({ line, message: `invalid computed page source: ${message}` });
+    return undefined;
+  }
+}
+
+/**
+ * `[text](destination "title")` filling the whole bullet. The text may hold escaped or balanced
+ * brackets; the destination is `<…>` or bare with balanced parentheses; the title is quoted with
+ * `"`, `'` or parentheses.
+ */
+export function parseLink(
+  content: string,
+): { title: string; destination: string; linkTitle?: string } | undefined {
+  if (!content.startsWith('[')) return undefined;
+  let depth = 0;
+  let i = 0;
+  for (; i < content.length; i += 1) {
+    const char = content[i];
+    if (char === '\\') i += 1;
+    else if (char === '[') depth += 1;
+    else if (char === ']' && --depth === 0) break;
+  }
+  if (depth !== 0 || content[i + 1] !== '(') return undefined;
+  const title = unescapeMarkdown(content.slice(1, i));
+  let rest = content.slice(i + 2);
+
+  let destination: string;
+  if (rest.startsWith('<')) {
+    const close = rest.indexOf('>');
+    if (close === -1) return undefined;
+    destination = rest.slice(1, close);
+    rest = rest.slice(close + 1);
+  } else {
+    let parens = 0;
+    let j = 0;
+    for (; j < rest.length; j += 1) {
+      const char = rest[j];
+      if (char === '\\') j += 1;
+      else if (char === '(') parens += 1;
+      else if (char === ')') {
+        if (parens === 0) break;
+        parens -= 1;
+      } else if (char === ' ' || char === '\t') break;
+    }
+    destination = rest.slice(0, j);
+    rest = rest.slice(j);
+  }
+  const tail =
+    /^[ \t]*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|\(((?:[^()\\]|\\.)*)\))?[ \t]*\)$/.exec(
+      rest,
+    );
+  if (!tail) return undefined;
+  const linkTitle = tail[1] ?? tail[2] ?? tail[3];
+  return {
+    title,
+    destination: unescapeMarkdown(destination),
+    ...(linkTitle ? { linkTitle: unescapeMarkdown(linkTitle) } : {}),
+  };
+}
+
+/** Resolves CommonMark backslash escapes (a backslash before ASCII punctuation). */
+export function unescapeMarkdown(text: string): string {
+  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
+
+function decodeHtml(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}

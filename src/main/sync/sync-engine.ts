@@ -1,0 +1,918 @@
+import type { Stats } from 'node:fs';
+import { lstat, readFile, readdir, rename, rmdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ContentCache } from '../cache/content-cache';
+import { contentHash } from '../cache/content-hash';
+import { FileIndex, type FileIndexEntry } from '../cache/file-index';
+import type { CacheDb } from '../cache/open-cache-database';
+import { SpaceCache, type CachedOrganization, type CachedSpace } from '../cache/space-cache';
+import { SyncProblems, type SyncProblem, type SyncProblemKind } from '../cache/sync-problems';
+import { SyncStateStore } from '../cache/sync-state-store';
+import {
+  atomicRemove,
+  atomicWriteFile,
+  ensureDir,
+  fsyncDirectory,
+  removeStaleTempFiles,
+} from '../mirror/atomic-write';
+import { NameAllocator } from '../mirror/name-allocator';
+import { assertInside, assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
+import { spaceLayout, type LayoutEntry } from './space-layout';
+import type {
+  Clock,
+  RemoteFile,
+  RemoteOrganization,
+  RemotePage,
+  RemoteRevision,
+  RemoteSpace,
+  RemoteWorkspace,
+  SyncProgress,
+} from './sync-ports';
+
+/** Below this many spaces, the first listing enables them all; otherwise the user chooses. */
+export const AUTO_ENABLE_SPACE_LIMIT = 20;
+
+const SPACES_LISTED_KEY = 'spaces-listed';
+
+export type SyncLogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type SyncLog = (
+  level: SyncLogLevel,
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+export interface SyncEngineOptions {
+  cache: CacheDb;
+  remote: RemoteWorkspace;
+  /** The mirror root (absolute). It must exist: a missing root may be an unmounted disk. */
+  folder: string;
+  clock: Clock;
+  onProgress?: (progress: SyncProgress) => void;
+  log?: SyncLog;
+}
+
+/** Something a sync left for the user: a kept file, a conflict, a failed write. */
+export interface ReportedProblem {
+  kind: SyncProblemKind;
+  /** Relative to the space folder. */
+  path: string | null;
+  pageId: string | null;
+  message: string;
+}
+
+export interface SpaceSyncReport {
+  spaceId: string;
+  title: string;
+  /** The space folder, relative to the mirror root. */
+  folder: string;
+  /** The revision the folder reflected before and after (unchanged after an error). */
+  fromRevision: string | null;
+  toRevision: string | null;
+  /** Paths relative to the space folder. */
+  written: string[];
+  removed: string[];
+  problems: ReportedProblem[];
+  /** The space was removed remotely and its folder cleaned up. */
+  removedSpace?: boolean;
+  error?: string;
+}
+
+export interface SyncReport {
+  startedAt: string;
+  finishedAt: string;
+  spaces: SpaceSyncReport[];
+  /** Failures outside one space (listing organizations or spaces). */
+  errors: string[];
+  filesWritten: number;
+  filesRemoved: number;
+}
+
+export interface RefreshResult {
+  organizations: CachedOrganization[];
+  spaces: CachedSpace[];
+  /** Spaces seen for the first time by this listing. */
+  added: string[];
+  /** Spaces that disappeared from a successful listing. */
+  removed: string[];
+  /** Why an organization's space list could not be read (its spaces are left as they were). */
+  errors: string[];
+}
+
+export type SpaceState = 'disabled' | 'pending' | 'outdated' | 'synced' | 'error' | 'removed';
+
+export interface SpaceStatus {
+  id: string;
+  organizationId: string;
+  organization: string;
+  title: string;
+  /** The space folder, relative to the mirror root. */
+  folder: string;
+  enabled: boolean;
+  /**
+   * `pending`: enabled, never synced; `outdated`: the remote revision moved since the last sync;
+   * `removed`: gone remotely, locally edited files kept (see `problems`).
+   */
+  state: SpaceState;
+  /** The revision the folder reflects. */
+  revision: string | null;
+  remoteRevision: string | null;
+  pages: number;
+  lastSync: string | null;
+  errors: string[];
+  problems: SyncProblem[];
+}
+
+/** What a file in the folder is, relative to what the engine last wrote there. */
+type LocalState =
+  | { kind: 'missing' }
+  /** Bytes equal to what the engine wrote (or was about to write when it stopped). */
+  | { kind: 'ours'; hash: string; stats: Stats }
+  /** Bytes the engine did not write: a local edit, or a file the engine never wrote. */
+  | { kind: 'foreign'; hash: string; stats: Stats };
+
+/** A file to write: text with its bytes and hash, or an asset downloaded when its turn comes. */
+interface PlannedWrite {
+  entry: LayoutEntry;
+  hash: string | undefined;
+  data: string | undefined;
+}
+
+/**
+ * The pull side of the sync: lists organizations and spaces, fetches the revisions that moved and
+ * mirrors them into `<folder>/<organization>/<space>/` in Git Sync's layout.
+ *
+ * Safety rules: a file is only rewritten or removed when its bytes are what the engine last wrote
+ * (so local edits are never lost); every write is atomic; files are written before the cache
+ * records them, and a journal of pending writes lets a sync killed midway recognise its own work,
+ * so a re-sync converges. Page identity is the page id in the file index, never the path.
+ */
+export class SyncEngine {
+  private readonly spaces: SpaceCache;
+  private readonly content: ContentCache;
+  private readonly index: FileIndex;
+  private readonly problems: SyncProblems;
+  private readonly state: SyncStateStore;
+  private readonly db: CacheDb;
+  private readonly remote: RemoteWorkspace;
+  private readonly folder: string;
+  private readonly clock: Clock;
+  private readonly onProgress: (progress: SyncProgress) => void;
+  private readonly log: SyncLog;
+  private running: Promise<SyncReport> | undefined;
+
+  constructor(options: SyncEngineOptions) {
+    if (!path.isAbsolute(options.folder)) {
+      throw new TypeError(`The sync folder must be an absolute path, got ${options.folder}`);
+    }
+    this.folder = path.resolve(options.folder);
+    const cacheFile = options.cache.name;
+    // The cache must never be mirrored, watched or pushed: it lives in the home directory.
+    if (cacheFile && path.isAbsolute(cacheFile) && isWithin(this.folder, path.resolve(cacheFile))) {
+      throw new Error(`The cache ${cacheFile} must not be inside the sync folder ${this.folder}`);
+    }
+    this.db = options.cache;
+    this.spaces = new SpaceCache(options.cache);
+    this.content = new ContentCache(options.cache);
+    this.index = new FileIndex(options.cache);
+    this.problems = new SyncProblems(options.cache);
+    this.state = new SyncStateStore(options.cache);
+    this.remote = options.remote;
+    this.clock = options.clock;
+    this.onProgress = options.onProgress ?? (() => {});
+    this.log = options.log ?? (() => {});
+  }
+
+  /**
+   * Lists organizations and their spaces (one request each) and records them. The first listing
+   * ever enables every space when there are fewer than 20; spaces seen later start disabled.
+   */
+  async refreshSpaces(): Promise<RefreshResult> {
+    const organizations = await this.remote.listOrganizations();
+    this.onProgress({ phase: 'listing', done: 0, total: organizations.length });
+    const listed = new Map<string, RemoteSpace[]>();
+    const errors: string[] = [];
+    const firstListing = this.state.get(SPACES_LISTED_KEY) === undefined;
+    for (const [i, organization] of organizations.entries()) {
+      try {
+        listed.set(organization.id, await this.remote.listSpaces(organization.id));
+      } catch (error) {
+        // A first listing decides which spaces to enable: it must see them all.
+        if (firstListing) throw error;
+        errors.push(`Listing the spaces of ${organization.title}: ${messageOf(error)}`);
+        this.log('warn', 'listing spaces failed', {
+          organization: organization.id,
+          error: messageOf(error),
+        });
+      }
+      this.onProgress({ phase: 'listing', done: i + 1, total: organizations.length });
+    }
+    const { added, removed } = this.db.transaction(() =>
+      this.recordListing(organizations, listed, firstListing),
+    )();
+    return {
+      organizations: this.spaces.listOrganizations(),
+      spaces: this.spaces.listSpaces(),
+      added,
+      removed,
+      errors,
+    };
+  }
+
+  /** Selective sync. A disabled space keeps its folder as it is; it is simply no longer synced. */
+  setSpaceEnabled(spaceId: string, enabled: boolean): void {
+    if (!this.spaces.setEnabled(spaceId, enabled)) throw new Error(`Unknown space ${spaceId}`);
+  }
+
+  /**
+   * One pull: refreshes the space list, then mirrors every enabled space whose revision moved and
+   * cleans up spaces removed remotely. Concurrent calls share one run.
+   */
+  syncOnce(): Promise<SyncReport> {
+    this.running ??= this.runOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  status(): SpaceStatus[] {
+    const organizations = new Map(this.spaces.listOrganizations().map((org) => [org.id, org]));
+    const result: SpaceStatus[] = [];
+    for (const space of this.spaces.listSpaces()) {
+      const problems = this.problems.list(space.id);
+      if (space.removedAt !== null && problems.length === 0) continue;
+      result.push({
+        id: space.id,
+        organizationId: space.organizationId,
+        organization: organizations.get(space.organizationId)?.title ?? space.organizationId,
+        title: space.title,
+        folder: space.folderPath,
+        enabled: space.enabled,
+        state: stateOf(space),
+        revision: space.syncedRevision,
+        remoteRevision: space.remoteRevision,
+        pages: this.content.pageCount(space.id),
+        lastSync: space.lastSyncAt,
+        errors: [
+          ...(space.lastError !== null ? [space.lastError] : []),
+          ...problems.map((problem) => problem.message),
+        ],
+        problems,
+      });
+    }
+    return result;
+  }
+
+  private async runOnce(): Promise<SyncReport> {
+    const report: SyncReport = {
+      startedAt: this.now(),
+      finishedAt: '',
+      spaces: [],
+      errors: [],
+      filesWritten: 0,
+      filesRemoved: 0,
+    };
+    try {
+      await this.assertFolderExists();
+      const refresh = await this.refreshSpaces();
+      report.errors.push(...refresh.errors);
+    } catch (error) {
+      report.errors.push(messageOf(error));
+      this.log('error', 'sync aborted', { error: messageOf(error) });
+      report.finishedAt = this.now();
+      this.onProgress({ phase: 'done', done: 0, total: 0 });
+      return report;
+    }
+
+    const all = this.spaces.listSpaces();
+    for (const space of all.filter((s) => s.removedAt !== null && this.hasMirror(s))) {
+      report.spaces.push(await this.removeSpace(space));
+    }
+    const due = all.filter(
+      (space) =>
+        space.removedAt === null &&
+        space.enabled &&
+        space.remoteRevision !== null &&
+        space.remoteRevision !== space.syncedRevision,
+    );
+    for (const space of due) {
+      const spaceReport = await this.syncSpace(space);
+      report.spaces.push(spaceReport);
+    }
+    for (const space of report.spaces) {
+      report.filesWritten += space.written.length;
+      report.filesRemoved += space.removed.length;
+    }
+    report.finishedAt = this.now();
+    this.onProgress({ phase: 'done', done: due.length, total: due.length });
+    return report;
+  }
+
+  private recordListing(
+    organizations: readonly RemoteOrganization[],
+    listed: ReadonlyMap<string, readonly RemoteSpace[]>,
+    firstListing: boolean,
+  ): { added: string[]; removed: string[] } {
+    const now = this.now();
+    const known = new Map(this.spaces.listOrganizations().map((org) => [org.id, org]));
+    const orgFolders = new NameAllocator({ reserved: [] });
+    for (const org of known.values()) orgFolders.reserve(org.folderName);
+    organizations.forEach((org, position) => {
+      if (known.has(org.id)) {
+        this.spaces.updateOrganization({ id: org.id, title: org.title, position });
+      } else {
+        const folderName = orgFolders.allocate({ stem: org.title });
+        this.spaces.insertOrganization({ id: org.id, title: org.title, folderName, position });
+      }
+    });
+    const present = new Set(organizations.map((org) => org.id));
+    // An empty list while spaces are known is more likely a wrong token than a user who left
+    // every organization: never treat it as a removal of everything.
+    const trustMissing = organizations.length > 0;
+    const removed: string[] = [];
+    if (trustMissing) {
+      for (const org of known.values()) {
+        if (present.has(org.id)) continue;
+        this.spaces.markOrganizationRemoved(org.id, now);
+        for (const space of this.spaces.listSpaces(org.id)) {
+          if (space.removedAt === null) {
+            this.spaces.markSpaceRemoved(space.id, now);
+            removed.push(space.id);
+          }
+        }
+      }
+    }
+
+    const total = [...listed.values()].reduce((n, spaces) => n + spaces.length, 0);
+    const enableNew = firstListing && total < AUTO_ENABLE_SPACE_LIMIT;
+    const added: string[] = [];
+    const allSpaces = this.spaces.listSpaces();
+    const byId = new Map(allSpaces.map((space) => [space.id, space]));
+    for (const [organizationId, spaces] of listed) {
+      const org = this.spaces.getOrganization(organizationId)!;
+      const spaceFolders = new NameAllocator({ reserved: [] });
+      for (const space of allSpaces) {
+        if (path.posix.dirname(space.folderPath) === org.folderName) {
+          spaceFolders.reserve(path.posix.basename(space.folderPath));
+        }
+      }
+      spaces.forEach((remote, position) => {
+        const listing = {
+          id: remote.id,
+          organizationId,
+          title: remote.title,
+          emoji: remote.emoji ?? null,
+          parentId: remote.parent ?? null,
+          position,
+          remoteRevision: remote.revision,
+        };
+        if (byId.has(remote.id)) {
+          this.spaces.updateSpaceListing(listing);
+        } else {
+          const folderName = spaceFolders.allocate({ stem: remote.title });
+          this.spaces.insertSpace({
+            ...listing,
+            folderPath: `${org.folderName}/${folderName}`,
+            enabled: enableNew,
+            discoveredAt: now,
+          });
+          added.push(remote.id);
+        }
+      });
+      const ids = new Set(spaces.map((space) => space.id));
+      for (const space of this.spaces.listSpaces(organizationId)) {
+        if (!ids.has(space.id) && space.removedAt === null) {
+          this.spaces.markSpaceRemoved(space.id, now);
+          removed.push(space.id);
+        }
+      }
+    }
+    if (firstListing) this.state.set(SPACES_LISTED_KEY, now);
+    return { added, removed };
+  }
+
+  /** Mirrors one space at its listed remote revision. Errors end up in the report, not thrown. */
+  private async syncSpace(space: CachedSpace): Promise<SpaceSyncReport> {
+    const report: SpaceSyncReport = {
+      spaceId: space.id,
+      title: space.title,
+      folder: space.folderPath,
+      fromRevision: space.syncedRevision,
+      toRevision: space.syncedRevision,
+      written: [],
+      removed: [],
+      problems: [],
+    };
+    try {
+      await this.pullSpace(space, report);
+      this.log('info', 'space synced', {
+        space: space.id,
+        revision: report.toRevision,
+        written: report.written.length,
+        removed: report.removed.length,
+      });
+    } catch (error) {
+      report.error = messageOf(error);
+      this.spaces.setError(space.id, report.error);
+      this.log('error', 'space sync failed', { space: space.id, error: report.error });
+    }
+    return report;
+  }
+
+  private async pullSpace(space: CachedSpace, report: SpaceSyncReport): Promise<void> {
+    const revisionId = space.remoteRevision!;
+    this.onProgress({ phase: 'fetching', space: space.id, done: 0, total: 1 });
+    const revision = await this.fetchRevision(space.id, revisionId);
+    this.onProgress({ phase: 'fetching', space: space.id, done: 1, total: 1 });
+    const layout = spaceLayout(revision);
+
+    const spaceRoot = resolveInside(this.folder, ...space.folderPath.split('/'));
+    const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
+    await ensureDir(spaceRoot, { root: this.folder });
+    await this.removeStaleTemps(spaceRoot);
+
+    // A space folder deleted as a whole is mirrored afresh: pushing the removal of every page
+    // of a space from one folder deletion would be too destructive to infer.
+    const indexEntries = folderExisted ? this.index.entries(space.id) : [];
+    const byPath = new Map(indexEntries.map((entry) => [entry.path, entry]));
+    const byPage = new Map(
+      indexEntries.filter((e) => e.pageId !== null).map((e) => [e.pageId!, e] as const),
+    );
+    const pending = this.index.pendingWrites(space.id);
+    const cachedFiles = new Map(this.content.files(space.id).map((file) => [file.id, file]));
+    const remoteFiles = new Map(revision.files.map((file) => [file.id, file]));
+    const inspect = (relativePath: string) =>
+      this.inspect(spaceRoot, relativePath, byPath.get(relativePath), pending.get(relativePath));
+
+    const layoutPaths = new Set(layout.map((entry) => entry.path));
+    /** The new index, by path. */
+    const next = new Map<string, FileIndexEntry>();
+    /** Old paths that stay (a locally edited page, moved remotely, kept where it is). */
+    const retained = new Set<string>();
+    const writes: PlannedWrite[] = [];
+    const renames: { from: string; to: string; entry: FileIndexEntry }[] = [];
+    const fileHashes = new Map<string, string>();
+
+    for (const entry of layout) {
+      const base = byPath.get(entry.path);
+      const target = targetOf(entry, cachedFiles, remoteFiles);
+
+      // A page that moved: its old file decides what happens to the new one.
+      const old = entry.pageId !== undefined ? byPage.get(entry.pageId) : undefined;
+      if (old !== undefined && old.path !== entry.path && !layoutPaths.has(old.path)) {
+        const oldLocal = await inspect(old.path);
+        if (oldLocal.kind === 'foreign') {
+          const newLocal = await inspect(entry.path);
+          if (target.hash === old.contentHash && newLocal.kind === 'missing') {
+            // Moved remotely, edited locally, content unchanged remotely: move the edited file.
+            renames.push({ from: old.path, to: entry.path, entry: { ...old, path: entry.path } });
+            next.set(entry.path, { ...old, ...indexFields(entry), path: entry.path });
+          } else {
+            retained.add(old.path);
+            next.set(old.path, { ...old, ...indexFields(entry), path: old.path });
+            this.problem(
+              report,
+              space,
+              'conflict',
+              old.path,
+              entry.pageId ?? null,
+              `${old.path} was edited locally and the page changed remotely (now ${entry.path}); the local file was kept and the remote version not written`,
+            );
+          }
+          continue;
+        }
+      }
+
+      const local = await inspect(entry.path);
+      if (local.kind === 'ours' && local.hash === target.hash) {
+        next.set(entry.path, indexEntry(entry, local.hash, local.stats));
+        if (entry.fileId !== undefined) fileHashes.set(entry.fileId, local.hash);
+        continue;
+      }
+      if (local.kind === 'foreign') {
+        if (target.hash !== undefined && local.hash === target.hash) {
+          // Already what the server has (e.g. the same edit made on both sides).
+          next.set(entry.path, indexEntry(entry, local.hash, local.stats));
+          if (entry.fileId !== undefined) fileHashes.set(entry.fileId, local.hash);
+          continue;
+        }
+        if (base === undefined) {
+          this.problem(
+            report,
+            space,
+            'path-taken',
+            entry.path,
+            entry.pageId ?? null,
+            `${entry.path} exists but was not written by Quire; the remote version was not written`,
+          );
+          continue;
+        }
+        if (target.hash === base.contentHash) {
+          // Edited locally, unchanged remotely: a local change waiting to be pushed.
+          next.set(entry.path, { ...base, ...indexFields(entry) });
+          if (entry.fileId !== undefined) fileHashes.set(entry.fileId, base.contentHash);
+          continue;
+        }
+        if (target.hash === undefined && entry.kind === 'asset') {
+          // The remote file changed and must be downloaded before it can be compared.
+          writes.push({ entry, hash: undefined, data: undefined });
+          continue;
+        }
+        next.set(entry.path, { ...base, ...indexFields(entry) });
+        this.problem(
+          report,
+          space,
+          'conflict',
+          entry.path,
+          entry.pageId ?? null,
+          `${entry.path} was edited locally and changed remotely; the local file was kept and the remote version not written`,
+        );
+        continue;
+      }
+      if (local.kind === 'missing' && base !== undefined && target.hash === base.contentHash) {
+        // Deleted locally, unchanged remotely: a local deletion waiting to be pushed.
+        next.set(entry.path, { ...base, ...indexFields(entry) });
+        continue;
+      }
+      writes.push({ entry, hash: target.hash, data: target.data });
+    }
+
+    // Remote deletions (and the old paths of moved pages).
+    const renamed = new Set(renames.map((move) => move.from));
+    const removals: string[] = [];
+    for (const entry of indexEntries) {
+      if (layoutPaths.has(entry.path) || retained.has(entry.path)) continue;
+      if (renamed.has(entry.path)) continue;
+      const local = await inspect(entry.path);
+      if (local.kind === 'foreign') {
+        const what = entry.pageId !== null ? 'page' : 'file';
+        this.problem(
+          report,
+          space,
+          'kept-deleted',
+          entry.path,
+          entry.pageId,
+          `The ${what} of ${entry.path} was deleted remotely, but the file was edited locally: it was kept`,
+        );
+        continue;
+      }
+      if (local.kind === 'ours') removals.push(entry.path);
+    }
+    // Files a killed sync wrote but never recorded, for pages gone since: still the engine's own.
+    for (const pendingPath of pending.keys()) {
+      if (layoutPaths.has(pendingPath) || byPath.has(pendingPath)) continue;
+      if ((await inspect(pendingPath)).kind === 'ours') removals.push(pendingPath);
+    }
+
+    const total = writes.length + removals.length + renames.length;
+    let done = 0;
+    const tick = () => this.onProgress({ phase: 'writing', space: space.id, done: ++done, total });
+    this.onProgress({ phase: 'writing', space: space.id, done, total });
+    const writeOne = async (entry: LayoutEntry, data: string | Uint8Array, hash: string) => {
+      const local = await inspect(entry.path);
+      if (local.kind !== 'missing' && local.hash === hash) {
+        // Already there (a downloaded asset whose bytes did not change, say).
+        next.set(entry.path, indexEntry(entry, hash, local.stats));
+        if (entry.fileId !== undefined) fileHashes.set(entry.fileId, hash);
+        return;
+      }
+      if (local.kind === 'foreign') {
+        // Edited since the plan was made (or an asset found to differ once downloaded).
+        const base = byPath.get(entry.path);
+        if (base !== undefined) next.set(entry.path, { ...base, ...indexFields(entry) });
+        this.problem(
+          report,
+          space,
+          base === undefined ? 'path-taken' : 'conflict',
+          entry.path,
+          entry.pageId ?? null,
+          base === undefined
+            ? `${entry.path} exists but was not written by Quire; the remote version was not written`
+            : `${entry.path} was edited locally and changed remotely; the local file was kept and the remote version not written`,
+        );
+        return;
+      }
+      const absolute = resolveInside(spaceRoot, entry.path);
+      await ensureDir(path.dirname(absolute), { root: spaceRoot });
+      await atomicWriteFile(absolute, data, { root: spaceRoot });
+      next.set(entry.path, indexEntry(entry, hash, await stat(absolute)));
+      if (entry.fileId !== undefined) fileHashes.set(entry.fileId, hash);
+      report.written.push(entry.path);
+    };
+
+    // Journal the writes before the first byte lands, so a crash cannot make them look local.
+    const texts = writes.filter((write) => write.data !== undefined);
+    this.index.addPendingWrites(
+      space.id,
+      texts.map((write) => ({ path: write.entry.path, contentHash: write.hash! })),
+    );
+    for (const write of texts) {
+      await writeOne(write.entry, write.data!, write.hash!);
+      tick();
+    }
+    // Assets one at a time (download, journal, write), so large files are never all in memory.
+    // A failed download fails the space; what was written so far is journaled and recognised.
+    for (const write of writes.filter((w) => w.data === undefined)) {
+      const bytes = await this.remote.downloadFile(write.entry.file!);
+      const hash = contentHash(bytes);
+      this.index.addPendingWrites(space.id, [{ path: write.entry.path, contentHash: hash }]);
+      await writeOne(write.entry, bytes, hash);
+      tick();
+    }
+    for (const move of renames) {
+      const from = resolveInside(spaceRoot, move.from);
+      const to = resolveInside(spaceRoot, move.to);
+      await ensureDir(path.dirname(to), { root: spaceRoot });
+      await assertNoSymlinkOnPath(spaceRoot, from);
+      await assertNoSymlinkOnPath(spaceRoot, to);
+      await rename(from, to);
+      await fsyncDirectory(path.dirname(to));
+      await fsyncDirectory(path.dirname(from));
+      await this.removeEmptyParents(spaceRoot, move.from);
+      tick();
+    }
+    for (const removal of removals) {
+      await atomicRemove(resolveInside(spaceRoot, removal), { root: spaceRoot });
+      await this.removeEmptyParents(spaceRoot, removal);
+      report.removed.push(removal);
+      tick();
+    }
+
+    // Everything is on disk: record it in one transaction.
+    const now = this.now();
+    this.db.transaction(() => {
+      this.index.replaceSpace(space.id, [...next.values()]);
+      this.content.replaceSpaceContent(space.id, revision, fileHashes, now);
+      this.spaces.markSynced(space.id, revisionId, now);
+      this.index.clearPending(space.id);
+      this.recordProblems(space.id, report.problems, now);
+    })();
+    report.toRevision = revisionId;
+  }
+
+  /** The revision with every document page's Markdown (cached bodies fill in unchanged pages). */
+  private async fetchRevision(spaceId: string, revisionId: string): Promise<RemoteRevision> {
+    const revision = await this.remote.getRevision(
+      spaceId,
+      revisionId,
+      this.content.knownPages(spaceId),
+    );
+    const fill = (pages: RemotePage[]) => {
+      for (const page of pages) {
+        if (page.type === 'document' && page.markdown === undefined) {
+          const cached = this.content.pageMarkdown(spaceId, page.id);
+          if (cached === undefined) {
+            throw new Error(`Page ${page.id} came without its Markdown and is not cached`);
+          }
+          page.markdown = cached;
+        }
+        fill(page.pages);
+      }
+    };
+    fill(revision.pages);
+    return revision;
+  }
+
+  /** Cleans up a space removed remotely: unchanged files go, locally edited ones stay. */
+  private async removeSpace(space: CachedSpace): Promise<SpaceSyncReport> {
+    const report: SpaceSyncReport = {
+      spaceId: space.id,
+      title: space.title,
+      folder: space.folderPath,
+      fromRevision: space.syncedRevision,
+      toRevision: null,
+      written: [],
+      removed: [],
+      problems: [],
+      removedSpace: true,
+    };
+    try {
+      const spaceRoot = resolveInside(this.folder, ...space.folderPath.split('/'));
+      if ((await lstatOrNull(spaceRoot)) !== null) {
+        await this.removeStaleTemps(spaceRoot);
+        const pending = this.index.pendingWrites(space.id);
+        for (const entry of this.index.entries(space.id)) {
+          const local = await this.inspect(spaceRoot, entry.path, entry, pending.get(entry.path));
+          if (local.kind === 'foreign') {
+            this.problem(
+              report,
+              space,
+              'kept-deleted',
+              entry.path,
+              entry.pageId,
+              `The space ${space.title} was deleted remotely, but ${entry.path} was edited locally: it was kept`,
+            );
+          } else if (local.kind === 'ours') {
+            await atomicRemove(resolveInside(spaceRoot, entry.path), { root: spaceRoot });
+            await this.removeEmptyParents(spaceRoot, entry.path);
+            report.removed.push(entry.path);
+          }
+        }
+        await removeDirIfEmpty(this.folder, spaceRoot);
+      }
+      const now = this.now();
+      this.db.transaction(() => {
+        this.index.clearSpace(space.id);
+        this.content.clearSpace(space.id);
+        if (report.problems.length === 0) {
+          this.spaces.deleteSpace(space.id);
+        } else {
+          this.spaces.forgetMirror(space.id);
+          this.recordProblems(space.id, report.problems, now);
+        }
+      })();
+    } catch (error) {
+      report.error = messageOf(error);
+      this.spaces.setError(space.id, report.error);
+    }
+    return report;
+  }
+
+  /**
+   * Classifies the file at `relativePath`. Unchanged size and mtime since the engine's write mean
+   * its bytes are the indexed ones without reading them.
+   */
+  private async inspect(
+    spaceRoot: string,
+    relativePath: string,
+    base: FileIndexEntry | undefined,
+    pending: ReadonlySet<string> | undefined,
+  ): Promise<LocalState> {
+    const absolute = resolveInside(spaceRoot, relativePath);
+    const stats = await lstatOrNull(absolute);
+    if (stats === null) return { kind: 'missing' };
+    if (!stats.isFile()) {
+      // A folder or a link where a file belongs is never the engine's: leave it alone.
+      return { kind: 'foreign', hash: '', stats };
+    }
+    if (base !== undefined && stats.size === base.size && stats.mtimeMs === base.mtimeMs) {
+      return { kind: 'ours', hash: base.contentHash, stats };
+    }
+    await assertNoSymlinkOnPath(spaceRoot, absolute);
+    const hash = contentHash(await readFile(absolute));
+    if (hash === base?.contentHash || pending?.has(hash)) return { kind: 'ours', hash, stats };
+    return { kind: 'foreign', hash, stats };
+  }
+
+  /** Deletes temp files a killed write left behind, in every folder of the space. */
+  private async removeStaleTemps(spaceRoot: string): Promise<void> {
+    const visit = async (directory: string): Promise<void> => {
+      await removeStaleTempFiles(directory, { root: spaceRoot });
+      for (const entry of await readdir(directory, { withFileTypes: true })) {
+        if (entry.isDirectory()) await visit(path.join(directory, entry.name));
+      }
+    };
+    await visit(spaceRoot);
+  }
+
+  /** Removes the folders a removal left empty, up to (not including) the space folder. */
+  private async removeEmptyParents(spaceRoot: string, relativePath: string): Promise<void> {
+    let directory = path.dirname(resolveInside(spaceRoot, relativePath));
+    while (directory !== spaceRoot && isWithin(spaceRoot, directory)) {
+      if (!(await removeDirIfEmpty(spaceRoot, directory))) return;
+      directory = path.dirname(directory);
+    }
+  }
+
+  /**
+   * Records this sync's problems for a space. Conflicts and blocked paths are re-evaluated on
+   * every sync of the space, so those not seen again are resolved; a kept file stays reported
+   * until the user deals with it (removes it or the space comes back).
+   */
+  private recordProblems(spaceId: string, problems: readonly ReportedProblem[], now: string): void {
+    const seen = new Set(problems.map((problem) => `${problem.kind}\0${problem.path}`));
+    for (const existing of this.problems.list(spaceId)) {
+      if (
+        existing.kind === 'kept-deleted' &&
+        existing.path !== null &&
+        this.index.get(spaceId, existing.path)
+      ) {
+        // The path is the engine's again (the page came back): nothing is kept any more.
+        this.problems.remove(existing.id);
+      } else if (
+        existing.kind !== 'kept-deleted' &&
+        !seen.has(`${existing.kind}\0${existing.path}`)
+      ) {
+        this.problems.remove(existing.id);
+      }
+    }
+    for (const problem of problems) this.problems.add({ ...problem, spaceId, createdAt: now });
+  }
+
+  private hasMirror(space: CachedSpace): boolean {
+    return space.syncedRevision !== null || this.index.entries(space.id).length > 0;
+  }
+
+  private problem(
+    report: SpaceSyncReport,
+    space: CachedSpace,
+    kind: SyncProblemKind,
+    problemPath: string | null,
+    pageId: string | null,
+    message: string,
+  ): void {
+    report.problems.push({ kind, path: problemPath, pageId, message });
+    this.log('warn', message, { space: space.id, kind, path: problemPath });
+  }
+
+  private async assertFolderExists(): Promise<void> {
+    const stats = await lstatOrNull(this.folder);
+    if (stats === null || !stats.isDirectory()) {
+      // Recreating it could mirror into an unmounted disk's mount point, or "push" mass deletes.
+      throw new Error(`The sync folder ${this.folder} does not exist or is not a folder`);
+    }
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+}
+
+function stateOf(space: CachedSpace): SpaceState {
+  if (space.removedAt !== null) return 'removed';
+  if (!space.enabled) return 'disabled';
+  if (space.lastError !== null) return 'error';
+  if (space.syncedRevision === null) return 'pending';
+  return space.syncedRevision === space.remoteRevision ? 'synced' : 'outdated';
+}
+
+/** The bytes (or their hash) a layout entry should have on disk, as far as known before fetching. */
+function targetOf(
+  entry: LayoutEntry,
+  cachedFiles: ReadonlyMap<string, { contentHash: string | null } & RemoteFile>,
+  remoteFiles: ReadonlyMap<string, RemoteFile>,
+): { hash: string | undefined; data: string | undefined } {
+  if (entry.text !== undefined) return { hash: contentHash(entry.text), data: entry.text };
+  const cached = entry.fileId !== undefined ? cachedFiles.get(entry.fileId) : undefined;
+  const remote = entry.fileId !== undefined ? remoteFiles.get(entry.fileId) : undefined;
+  // Download URLs may carry expiring signatures, so only their path identifies the bytes.
+  if (cached?.contentHash && remote && sameFile(cached, remote)) {
+    return { hash: cached.contentHash, data: undefined };
+  }
+  return { hash: undefined, data: undefined };
+}
+
+function sameFile(a: RemoteFile, b: RemoteFile): boolean {
+  return (
+    a.name === b.name &&
+    a.size === b.size &&
+    a.contentType === b.contentType &&
+    urlPath(a.downloadURL) === urlPath(b.downloadURL)
+  );
+}
+
+function urlPath(url: string): string {
+  try {
+    const parsed = new URL(url, 'http://relative.invalid');
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+function indexFields(entry: LayoutEntry): Pick<FileIndexEntry, 'kind' | 'pageId' | 'fileId'> {
+  return { kind: entry.kind, pageId: entry.pageId ?? null, fileId: entry.fileId ?? null };
+}
+
+function indexEntry(entry: LayoutEntry, hash: string, stats: Stats): FileIndexEntry {
+  return {
+    path: entry.path,
+    ...indexFields(entry),
+    contentHash: hash,
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+  };
+}
+
+async function lstatOrNull(target: string): Promise<Stats | null> {
+  try {
+    return await lstat(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+/** rmdir only succeeds on an empty folder, so nothing but empty folders can go. */
+async function removeDirIfEmpty(root: string, directory: string): Promise<boolean> {
+  assertInside(root, directory);
+  await assertNoSymlinkOnPath(root, directory);
+  try {
+    await rmdir(directory);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return false;
+    throw error;
+  }
+  await fsyncDirectory(path.dirname(directory));
+  return true;
+}
+
+function isWithin(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

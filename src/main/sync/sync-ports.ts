@@ -1,0 +1,105 @@
+/**
+ * The seams of the sync engine. The engine, cache, outbox and mirror never import Electron or a
+ * concrete HTTP client: the composition root (CLI, desktop app, tests) hands them these.
+ */
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Secrets (API tokens) live outside the cache database: a 0600 file headless, safeStorage in Electron. */
+export interface SecretStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface RemoteUser {
+  id: string;
+  displayName: string;
+  email?: string;
+}
+
+export interface RemoteOrganization {
+  id: string;
+  title: string;
+}
+
+export interface RemoteSpace {
+  id: string;
+  organization: string;
+  title: string;
+  emoji?: string;
+  /** Id of the live revision: a space whose revision did not move needs no further request. */
+  revision: string;
+  parent?: string;
+  updatedAt?: string;
+}
+
+/** A page as the published API returns it, with its Markdown when asked for. */
+export interface RemotePage {
+  id: string;
+  type: 'document' | 'group' | 'link';
+  title: string;
+  slug?: string;
+  path?: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: Record<string, unknown>;
+  cover?: Record<string, unknown>;
+  href?: string;
+  markdown?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  pages: RemotePage[];
+}
+
+export interface RemoteFile {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  downloadURL: string;
+  dimensions?: { width: number; height: number };
+}
+
+export interface RemoteRevision {
+  id: string;
+  pages: RemotePage[];
+  files: RemoteFile[];
+}
+
+export interface SyncProgress {
+  phase: 'listing' | 'fetching' | 'writing' | 'done';
+  space?: string;
+  done: number;
+  total: number;
+}
+
+/**
+ * What the engine needs from a workspace server. Implemented over `@gitbook/api` with our own
+ * rate-limited fetch; tests may also use the real server over loopback.
+ */
+export interface RemoteWorkspace {
+  /** Checks the token: the user it belongs to. */
+  whoAmI(): Promise<RemoteUser>;
+  listOrganizations(): Promise<RemoteOrganization[]>;
+  /** Every space of an organization the user can read (all pages followed), each with its revision. */
+  listSpaces(organizationId: string): Promise<RemoteSpace[]>;
+  /**
+   * A revision's page tree with every document page's Markdown, and its files. On our server one
+   * request (`format=markdown`); elsewhere per-page reads, skipping pages whose content is known
+   * (`knownPages` maps page id → updatedAt of the cached copy).
+   */
+  getRevision(
+    spaceId: string,
+    revisionId: string,
+    knownPages?: ReadonlyMap<string, string>,
+  ): Promise<RemoteRevision>;
+  /** A file's bytes, never sending the token to another origin. */
+  downloadFile(file: RemoteFile): Promise<Uint8Array>;
+}

@@ -1,0 +1,30 @@
+/**
+ * A least-recently-used map with a fixed number of entries: results computed from immutable
+ * revisions and bodies can be kept, but never without bound.
+ */
+export class BoundedCache<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string, compute: () => V): V {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      // Re-insert so the entry becomes the most recently used (Map keeps insertion order).
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const value = compute();
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return value;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
