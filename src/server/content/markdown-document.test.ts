@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -133,7 +134,10 @@ function textOf(node: unknown): string {
   return (record.nodes ?? []).map(textOf).join('');
 }
 
-const CORPUS = '/work/shared/corpus/gitbook-public-docs';
+// The corpus lives in shared/ beside the checkout (CI clones the repository next to it).
+const CORPUS = fileURLToPath(
+  new URL('../../../../shared/corpus/gitbook-public-docs', import.meta.url),
+);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

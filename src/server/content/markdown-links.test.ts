@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,10 @@ import {
   type TreePage,
 } from './markdown-links';
 
-const SPACE = '/work/shared/corpus/gitbook-public-docs/documentation';
+// The corpus lives in shared/ beside the checkout (CI clones the repository next to it).
+const SPACE = fileURLToPath(
+  new URL('../../../../shared/corpus/gitbook-public-docs/documentation', import.meta.url),
+);
 const read = (path: string) => readFileSync(join(SPACE, path), 'utf8');
 const brief = (links: ExtractedLink[]) =>
   links.map(({ href, kind, line, source }) => ({ href, kind, line, source }));
