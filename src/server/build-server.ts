@@ -81,22 +81,29 @@ export function buildServer(options: BuildServerOptions): QuireServer {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take the callback form: an async hook costs a promise and a microtask
+  // per request even when it has nothing to do, which shows on the cheapest reads.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   // One structured line per request: id, method, path (no query: it can hold share keys), status, time.
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        user: request.caller?.userId,
-      },
-      'request',
-    );
-  });
+  // Without a logger Fastify's request.log discards everything, so the line is not even built.
+  if (options.logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 100) / 100,
+          user: request.caller?.userId,
+        },
+        'request',
+      );
+      done();
+    });
+  }
 
   installErrorHandler(app);
   installAuthentication(app, authenticator);

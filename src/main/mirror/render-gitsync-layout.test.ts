@@ -309,6 +309,27 @@ describe('renderGitSyncLayout page files', () => {
     });
   });
 
+  it('turns /pages/<id> references into page paths relative to the page, keeping anchors', () => {
+    const markdown =
+      '# T\n\nSee [home](/pages/home), [leaf](/pages/leaf#setup) and [gone](/pages/nope).\n';
+    const layout = renderGitSyncLayout({
+      pages: [
+        doc('home', 'Home', 'home', { markdown: '# Home\n' }),
+        doc('deep', 'Deep', 'deep', {
+          markdown,
+          pages: [doc('leaf', 'Leaf', 'leaf', { markdown })],
+        }),
+      ],
+      files: [],
+    });
+    expect(contentOf(layout.files.get('deep/README.md'))).toBe(
+      '# T\n\nSee [home](../README.md), [leaf](leaf.md#setup) and [gone](/pages/nope).\n',
+    );
+    expect(contentOf(layout.files.get('deep/leaf.md'))).toBe(
+      '# T\n\nSee [home](../README.md), [leaf](leaf.md#setup) and [gone](/pages/nope).\n',
+    );
+  });
+
   it('writes the cover as an asset path relative to the page, or its URL', () => {
     const fileCover = render(
       doc('p', 'T', 't', { cover: { ref: { kind: 'file', file: 'f1' }, yPos: 0 } }),

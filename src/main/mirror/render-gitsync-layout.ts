@@ -67,7 +67,7 @@ export function renderGitSyncLayout(space: MirrorSpace): GitSyncLayout {
     files.set(path, {
       kind: 'page',
       pageId: page.id,
-      content: renderPageFile(page, path, assetPaths),
+      content: renderPageFile(page, path, { assetPaths, pagePaths }),
     });
   }
   for (const [fileId, path] of assetPaths) files.set(path, { kind: 'asset', fileId });
@@ -285,7 +285,10 @@ export function encodePath(path: string): string {
 function renderPageFile(
   page: MirrorPage,
   path: string,
-  assetPaths: ReadonlyMap<string, string>,
+  {
+    assetPaths,
+    pagePaths,
+  }: { assetPaths: ReadonlyMap<string, string>; pagePaths: ReadonlyMap<string, string> },
 ): string {
   const markdown = page.markdown ?? '';
   let split: SplitFrontmatter;
@@ -318,10 +321,17 @@ function renderPageFile(
         : `${split.raw}\n`
       : formatFrontmatter(data);
 
+  // Server references (`/files/<id>`, `/pages/<id>[#anchor]`) become the relative paths Git Sync
+  // writes; anything else (already relative, external, unknown ids) is left as written.
   const body = rewriteLinkTargets(split.body, (target) => {
     const fileRef = /^\/files\/([A-Za-z0-9_-]+)$/.exec(target);
-    const asset = fileRef?.[1] === undefined ? undefined : assetPaths.get(fileRef[1]);
-    return asset === undefined ? undefined : relative(asset);
+    if (fileRef?.[1] !== undefined) {
+      const asset = assetPaths.get(fileRef[1]);
+      return asset === undefined ? undefined : relative(asset);
+    }
+    const pageRef = /^\/pages\/([A-Za-z0-9_-]+)(#[^\s]*)?$/.exec(target);
+    const pagePath = pageRef?.[1] === undefined ? undefined : pagePaths.get(pageRef[1]);
+    return pagePath === undefined ? undefined : `${relative(pagePath)}${pageRef?.[2] ?? ''}`;
   });
   if (frontmatter === '' && split.raw === '') return withTitle(body, page.title);
   return `${frontmatter}${frontmatter === '' ? '' : '\n'}${withTitle(body.replace(/^(?:[ \t]*\r?\n)+/, ''), page.title)}`;

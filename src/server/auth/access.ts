@@ -24,28 +24,51 @@ interface SpaceRow {
 }
 
 /**
+ * What one statement tells about the caller on a space: their membership of its organization
+ * (`caller_member` is null when there is none) and every role granted on the space to them or to
+ * one of their teams, comma-separated (roles hold no commas).
+ */
+interface CallerColumns {
+  caller_member: string | null;
+  caller_org_role: Role | null;
+  caller_disabled: number | null;
+  caller_grants: string | null;
+}
+
+/** The grants of `@user` on the space `space` (an SQL expression), as `caller_grants`. */
+const callerGrants = (space: string) => `(SELECT group_concat(role) FROM (
+    SELECT role FROM space_grants WHERE space_id = ${space} AND user_id = @user
+    UNION ALL
+    SELECT g.role FROM space_grants g JOIN team_members tm ON tm.team_id = g.team_id
+     WHERE g.space_id = ${space} AND tm.user_id = @user)) AS caller_grants`;
+
+/**
  * Who may do what. Anything the caller cannot see answers 404 (never revealing that it exists);
  * something visible but beyond the caller's role answers 403.
+ *
+ * A space check is one statement (the space, the caller's membership and their grants) rather
+ * than one per table: it runs on nearly every request.
  */
 export class Access {
   private readonly memberStmt;
   private readonly spaceStmt;
-  private readonly userGrantStmt;
-  private readonly teamGrantStmt;
+  private readonly callerStmt;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.memberStmt = db.prepare<[string, string], { role: Role | null; disabled: number }>(
       'SELECT role, disabled FROM members WHERE organization_id = ? AND user_id = ?',
     );
-    this.spaceStmt = db.prepare<[string], SpaceRow>(
-      'SELECT id, organization_id, default_level, deleted_at FROM spaces WHERE id = ?',
+    // Every column of the space, so a read can serialize the row it was checked against.
+    this.spaceStmt = db.prepare<{ space: string; user: string }, SpaceRow & CallerColumns>(
+      `SELECT s.*, m.user_id AS caller_member, m.role AS caller_org_role,
+         m.disabled AS caller_disabled, ${callerGrants('s.id')}
+       FROM spaces s LEFT JOIN members m ON m.organization_id = s.organization_id AND m.user_id = @user
+       WHERE s.id = @space`,
     );
-    this.userGrantStmt = db.prepare<[string, string], { role: Role }>(
-      'SELECT role FROM space_grants WHERE space_id = ? AND user_id = ?',
-    );
-    this.teamGrantStmt = db.prepare<[string, string], { role: Role }>(
-      `SELECT g.role FROM space_grants g JOIN team_members tm ON tm.team_id = g.team_id
-       WHERE g.space_id = ? AND tm.user_id = ?`,
+    this.callerStmt = db.prepare<{ org: string; space: string; user: string }, CallerColumns>(
+      `SELECT m.user_id AS caller_member, m.role AS caller_org_role,
+         m.disabled AS caller_disabled, ${callerGrants('@space')}
+       FROM members m WHERE m.organization_id = @org AND m.user_id = @user`,
     );
   }
 
@@ -68,15 +91,12 @@ export class Access {
 
   /** The effective role of a user on a space: organization role, the space default, and grants. */
   spaceRole(userId: string, space: SpaceRow): { role: Role | null; orgRole: Role | null } | null {
-    const membership = this.membership(userId, space.organization_id);
-    if (!membership) return null;
-    const grants = [
-      this.userGrantStmt.get(space.id, userId)?.role,
-      ...this.teamGrantStmt.all(space.id, userId).map((row) => row.role),
-    ];
-    // Guests see only what they were explicitly granted.
-    const inherited = membership.role === null ? [] : [membership.role, space.default_level];
-    return { role: strongest(...inherited, ...grants), orgRole: membership.role };
+    const caller = this.callerStmt.get({
+      org: space.organization_id,
+      space: space.id,
+      user: userId,
+    });
+    return caller ? effectiveRole(space, caller) : null;
   }
 
   /**
@@ -89,18 +109,34 @@ export class Access {
     needed: Role = 'read',
     options: { includeDeleted?: boolean } = {},
   ): SpaceAccess {
-    const space = this.spaceStmt.get(spaceId);
+    return this.requireSpaceRow(userId, spaceId, needed, options).access;
+  }
+
+  /**
+   * requireSpace that also returns the space's row, every column of it (`Row` is the spaces
+   * table's row type), so a read needs no second statement for what it shows.
+   */
+  requireSpaceRow<Row extends SpaceRow = SpaceRow>(
+    userId: string,
+    spaceId: string,
+    needed: Role = 'read',
+    options: { includeDeleted?: boolean } = {},
+  ): { access: SpaceAccess; row: Row } {
+    const space = this.spaceStmt.get({ space: spaceId, user: userId });
     if (!space || (space.deleted_at && !options.includeDeleted)) throw notFound(`Space ${spaceId}`);
-    const access = this.spaceRole(userId, space);
+    const access = effectiveRole(space, space);
     if (!access || access.role === null) throw notFound(`Space ${spaceId}`);
     if (!atLeast(access.role, needed)) {
       throw forbidden(`This needs the ${needed} role on space ${spaceId}`);
     }
     return {
-      spaceId,
-      organizationId: space.organization_id,
-      role: access.role,
-      orgRole: access.orgRole,
+      access: {
+        spaceId,
+        organizationId: space.organization_id,
+        role: access.role,
+        orgRole: access.orgRole,
+      },
+      row: space as unknown as Row,
     };
   }
 
@@ -108,6 +144,21 @@ export class Access {
   roleOnSpace(userId: string, space: SpaceRow): Role | null {
     return this.spaceRole(userId, space)?.role ?? null;
   }
+}
+
+/**
+ * The caller's role on a space from their membership and grants; null when they are not an
+ * active member of its organization. Guests see only what they were explicitly granted.
+ */
+function effectiveRole(
+  space: SpaceRow,
+  caller: CallerColumns,
+): { role: Role | null; orgRole: Role | null } | null {
+  if (caller.caller_member === null || caller.caller_disabled) return null;
+  const orgRole = caller.caller_org_role;
+  const grants = caller.caller_grants ? (caller.caller_grants.split(',') as Role[]) : [];
+  const inherited = orgRole === null ? [] : [orgRole, space.default_level];
+  return { role: strongest(...inherited, ...grants), orgRole };
 }
 
 export function unauthorized(message = 'Missing or invalid bearer token'): ApiError {

@@ -1,8 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
-/** Tokens are stored only as their SHA-256; a fast hash is enough for 128-bit random secrets. */
+/**
+ * Tokens are stored only as their SHA-256; a fast hash is enough for 128-bit random secrets.
+ * Every request hashes its token, so the one-shot `hash` is used rather than a Hash object.
+ */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function generateToken(): string {

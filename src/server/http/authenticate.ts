@@ -68,11 +68,10 @@ export class Authenticator {
   charge(request: FastifyRequest, reply: FastifyReply, credentials: Credentials): void {
     const key = credentials.caller ? `t:${credentials.caller.tokenHash}` : `ip:${request.ip}`;
     const decision = this.limiter.take(key);
-    void reply.headers({
-      'x-ratelimit-limit': String(decision.limit),
-      'x-ratelimit-remaining': String(decision.remaining),
-      'x-ratelimit-reset': String(decision.resetAt),
-    });
+    void reply
+      .header('x-ratelimit-limit', String(decision.limit))
+      .header('x-ratelimit-remaining', String(decision.remaining))
+      .header('x-ratelimit-reset', String(decision.resetAt));
     if (!decision.allowed) {
       throw new ApiError(
         429,
@@ -97,11 +96,14 @@ export class Authenticator {
 
 export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback form (no promise per request); a refusal thrown here reaches the error handler as
+  // a rejected async hook would.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config.public) {
       authenticator.charge(request, reply, { header: undefined, token: null, caller: null });
-      return;
+    } else {
+      authenticator.authenticate(request, reply);
     }
-    authenticator.authenticate(request, reply);
+    done();
   });
 }

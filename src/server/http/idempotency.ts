@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open-database';
 import { ApiError } from './api-error';
@@ -54,13 +54,16 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
 
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    const key = request.headers['idempotency-key'];
-    if (typeof key !== 'string' || !METHODS.has(request.method) || !request.caller) return;
+  /** Replays the stored response, or reserves the key for this request (see the onSend hook). */
+  const replayOrReserve = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    userId: string,
+  ) => {
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
       throw new ApiError(400, `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
     }
-    const userId = request.caller.userId;
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
       .digest('hex');
@@ -76,19 +79,36 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
       }
       const headers = JSON.parse(stored.headers ?? '{}') as Record<string, string>;
       void reply.headers({ ...headers, 'idempotent-replayed': 'true' }).code(stored.status);
+      // Returning the reply makes the hook wait until it is sent, so the handler never runs.
       return reply.send(stored.body === null || stored.body === '' ? undefined : stored.body);
     }
     reserve.run(userId, key, requestHash, now.toISOString());
     request.idempotency = { key, userId };
+    return undefined;
+  };
+
+  // These hooks run on every route, reads included (most requests): the no-op path comes first
+  // and the hooks take the callback form, so a GET pays no promise or microtask for them.
+  app.addHook('preHandler', (request, reply, done) => {
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string' || !METHODS.has(request.method) || !request.caller) {
+      done();
+      return;
+    }
+    replayOrReserve(request, reply, key, request.caller.userId).then(() => done(), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const idem = request.idempotency;
-    if (!idem) return payload;
+    if (!idem) {
+      done(null, payload);
+      return;
+    }
     request.idempotency = null;
     if (reply.statusCode >= 500 || reply.statusCode === 429) {
       release.run(idem.userId, idem.key);
-      return payload;
+      done(null, payload);
+      return;
     }
     const contentType = reply.getHeader('content-type');
     const location = reply.getHeader('location');
@@ -99,14 +119,16 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
     if (body === null) {
       // Streams and buffers are not replayable; forget the key rather than replay something else.
       release.run(idem.userId, idem.key);
-      return payload;
+      done(null, payload);
+      return;
     }
     complete.run(reply.statusCode, JSON.stringify(headers), body, idem.userId, idem.key);
-    return payload;
+    done(null, payload);
   });
 
   // A request that failed before sending (aborted connection) must not leave its key reserved.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (request.idempotency) release.run(request.idempotency.userId, request.idempotency.key);
+    done();
   });
 }

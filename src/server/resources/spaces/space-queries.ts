@@ -22,10 +22,15 @@ export interface SpaceListFilter {
 
 /** Every SQL statement about spaces, their grants and custom-field values. */
 export class SpaceQueries {
-  constructor(private readonly db: Db) {}
+  /** Prepared once: `get` runs on every space read, and compiling it cost more than running it. */
+  private readonly getStmt;
+
+  constructor(private readonly db: Db) {
+    this.getStmt = db.prepare<[string], SpaceRow>('SELECT * FROM spaces WHERE id = ?');
+  }
 
   get(id: string): SpaceRow | undefined {
-    return this.db.prepare<[string], SpaceRow>('SELECT * FROM spaces WHERE id = ?').get(id);
+    return this.getStmt.get(id);
   }
 
   /** Inserts a space whose revision is set afterwards (the revision row references the space). */

@@ -154,8 +154,9 @@ export function spaceRoutes(app: TypedApp, ctx: ServerContext): void {
     async (request) => {
       const { userId } = callerOf(request);
       const { spaceId } = request.params;
-      access.requireSpace(userId, spaceId, 'read');
-      return present(userId, spaceId, request.query.shareKey);
+      // The row the access check loaded is the one shown: one statement, not two.
+      const { access: seen, row } = access.requireSpaceRow<SpaceRow>(userId, spaceId, 'read');
+      return serializeSpace(row, seen.role, spaceCounts(db, row.id), urls, request.query.shareKey);
     },
   );
 

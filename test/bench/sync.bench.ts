@@ -1,0 +1,51 @@
+// `npm run bench:sync`: the desktop sync engine against the Quire server (each in a child process
+// of its own): the initial mirror of a large space against the same files and cache rows written
+// directly, and a sync with nothing changed over 200 spaces. See SYNC_USAGE for flags.
+import { parseArgs } from 'node:util';
+import { runBenchmark } from './bench-runner';
+import { syncScenarios } from './sync-scenarios';
+
+const SYNC_USAGE = `Usage: npm run bench:sync -- [options]
+  --quick             a 500-page space, one initial mirror and 3 unchanged syncs, for a fast check
+  --only <text>       run only the scenarios whose name contains <text> (case-insensitive):
+                      "initial mirror" or "200 spaces"
+  -h, --help          this text`;
+
+/** The shared runner also takes the load flags of bench:server; they mean nothing here. */
+function checkFlags(argv: readonly string[]): 'run' | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      quick: { type: 'boolean' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  return values.help === true ? 'help' : 'run';
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  let action: 'run' | 'help';
+  try {
+    action = checkFlags(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${SYNC_USAGE}\n`);
+    return 2;
+  }
+  if (action === 'help') {
+    process.stdout.write(`${SYNC_USAGE}\n`);
+    return 0;
+  }
+  return runBenchmark('sync', syncScenarios, argv);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
