@@ -25,6 +25,21 @@ const MAX_UNCHANGED_MS = 300;
 
 const QUICK_PAGES = 500;
 
+/**
+ * WorkspaceClient's rate-limited fetch starts at most 20 requests per second (its default
+ * intervalCap/interval, which the CLI keeps): a sync of N requests cannot take less than
+ * ⌈N / 20⌉ − 1 seconds, however fast the rest is.
+ */
+const CLIENT_REQUESTS_PER_SECOND = 20;
+
+function pacingText(requests: number): string {
+  const seconds = Math.max(0, Math.ceil(requests / CLIENT_REQUESTS_PER_SECOND) - 1);
+  return (
+    `the client's own pacing (at most ${CLIENT_REQUESTS_PER_SECOND} requests started per second, ` +
+    `rate-limited-fetch's default) alone makes ${requests} requests take ≥ ${seconds} s`
+  );
+}
+
 /** Runs and repeats per scenario (`--quick`: a smaller space, fewer of each). */
 function counts(ctx: RunContext) {
   const quick = ctx.options.quick;
@@ -190,7 +205,7 @@ const initialMirror: Scenario = {
       },
       {
         ok: reports.every((report) => report.files === expectedFiles),
-        text: `${first.files.toLocaleString('en-US')} files mirrored (expected ${expectedFiles.toLocaleString('en-US')}: SUMMARY.md, ${pages} pages, ${IMAGE_COUNT} images), ${size(first.bytes)}`,
+        text: `${first.files.toLocaleString('en-US')} files mirrored (expected ${expectedFiles.toLocaleString('en-US')}: SUMMARY.md, ${pages.toLocaleString('en-US')} pages, ${IMAGE_COUNT} images), ${size(first.bytes)}`,
       },
     ];
     const judged = judgeRow(INITIAL_TARGET, timing, floorMultiple, extra);
@@ -207,10 +222,16 @@ const initialMirror: Scenario = {
       notes: [
         ...judged.notes,
         `HTTP requests per mirror: ${requestText(runs)} — 1 organization list, 1 space list, 1 revision, ${IMAGE_COUNT} image downloads`,
-        `floor: the same ${floor?.files ?? '?'} files (${floor?.directories ?? '?'} folders) and ${floor?.cacheRows.toLocaleString('en-US') ?? '?'} cache rows written ` +
+        `floor: the same ${floor?.files.toLocaleString('en-US') ?? '?'} files (${floor?.directories ?? '?'} folders) and ${floor?.cacheRows.toLocaleString('en-US') ?? '?'} cache rows written ` +
           `directly: atomicWriteFile p50 ${ms(atomic.p50Ms)} ms (judged); writeFileSync p50 ${ms(plain.p50Ms)} ms ` +
-          `(the mirror is ${(timing.p50Ms / plain.p50Ms).toFixed(1)}× that)`,
+          `(the mirror is ${(timing.p50Ms / plain.p50Ms).toFixed(1)}× that); ` +
+          `mirror ÷ atomic floor run by run (each floor right after its mirror): ${reports
+            .map(
+              (report) => `${(report.sync.wallMs / (report.floor?.atomicMs ?? NaN)).toFixed(2)}×`,
+            )
+            .join(', ')}`,
         `where the time goes (p50): ${phaseText(runs)}; listing, enabling the space and opening the cache took ${ms(first.setupMs)} ms before`,
+        pacingText(first.sync.requests.client),
       ],
       sync: { pages, images: IMAGE_COUNT, runs: reports },
     };
@@ -282,6 +303,7 @@ const manySpaces: Scenario = {
         `${warm.files.toLocaleString('en-US')} files (${PAGES_PER_SMALL_SPACE} pages + SUMMARY.md per space), ${requestText([warm.sync])} requests, peak RSS ${mb(warm.maxRssMB)}`,
         `floor: ${floor?.cacheRows.toLocaleString('en-US') ?? '?'} cache rows; writeFileSync floor p50 ${ms(plain.p50Ms)} ms`,
         `where the time goes: ${phaseText([warm.sync])} (all spaces together)`,
+        pacingText(warm.sync.requests.client),
       ],
     };
 
