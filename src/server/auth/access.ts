@@ -24,11 +24,11 @@ interface SpaceRow {
 }
 
 /**
- * What one statement tells about the caller on a space: their membership of its organization
- * (`caller_member` is null when there is none) and every role granted on the space to them or to
- * one of their teams, comma-separated (roles hold no commas).
+ * What one statement tells about the caller on a space (see CALLER_ON_SPACE_COLUMNS): their
+ * membership of its organization (`caller_member` is null when there is none) and every role
+ * granted on the space to them or to one of their teams, comma-separated (roles hold no commas).
  */
-interface CallerColumns {
+export interface CallerOnSpace {
   caller_member: string | null;
   caller_org_role: Role | null;
   caller_disabled: number | null;
@@ -41,6 +41,16 @@ const callerGrants = (space: string) => `(SELECT group_concat(role) FROM (
     UNION ALL
     SELECT g.role FROM space_grants g JOIN team_members tm ON tm.team_id = g.team_id
      WHERE g.space_id = ${space} AND tm.user_id = @user)) AS caller_grants`;
+
+/**
+ * Select-list columns (CallerOnSpace) for the caller `@user` on the space aliased `s`, in a
+ * statement that joins CALLER_MEMBERSHIP_JOIN: a read can load its space and what the caller may
+ * do with it in one statement, then hand the row to Access.checkSpace.
+ */
+export const CALLER_ON_SPACE_COLUMNS = `m.user_id AS caller_member, m.role AS caller_org_role,
+  m.disabled AS caller_disabled, ${callerGrants('s.id')}`;
+export const CALLER_MEMBERSHIP_JOIN = `LEFT JOIN members m
+  ON m.organization_id = s.organization_id AND m.user_id = @user`;
 
 /**
  * Who may do what. Anything the caller cannot see answers 404 (never revealing that it exists);
@@ -58,14 +68,11 @@ export class Access {
     this.memberStmt = db.prepare<[string, string], { role: Role | null; disabled: number }>(
       'SELECT role, disabled FROM members WHERE organization_id = ? AND user_id = ?',
     );
-    // Every column of the space, so a read can serialize the row it was checked against.
-    this.spaceStmt = db.prepare<{ space: string; user: string }, SpaceRow & CallerColumns>(
-      `SELECT s.*, m.user_id AS caller_member, m.role AS caller_org_role,
-         m.disabled AS caller_disabled, ${callerGrants('s.id')}
-       FROM spaces s LEFT JOIN members m ON m.organization_id = s.organization_id AND m.user_id = @user
-       WHERE s.id = @space`,
+    this.spaceStmt = db.prepare<{ space: string; user: string }, SpaceRow & CallerOnSpace>(
+      `SELECT s.id, s.organization_id, s.default_level, s.deleted_at, ${CALLER_ON_SPACE_COLUMNS}
+       FROM spaces s ${CALLER_MEMBERSHIP_JOIN} WHERE s.id = @space`,
     );
-    this.callerStmt = db.prepare<{ org: string; space: string; user: string }, CallerColumns>(
+    this.callerStmt = db.prepare<{ org: string; space: string; user: string }, CallerOnSpace>(
       `SELECT m.user_id AS caller_member, m.role AS caller_org_role,
          m.disabled AS caller_disabled, ${callerGrants('@space')}
        FROM members m WHERE m.organization_id = @org AND m.user_id = @user`,
@@ -109,20 +116,24 @@ export class Access {
     needed: Role = 'read',
     options: { includeDeleted?: boolean } = {},
   ): SpaceAccess {
-    return this.requireSpaceRow(userId, spaceId, needed, options).access;
+    return this.checkSpace(
+      spaceId,
+      this.spaceStmt.get({ space: spaceId, user: userId }),
+      needed,
+      options,
+    );
   }
 
   /**
-   * requireSpace that also returns the space's row, every column of it (`Row` is the spaces
-   * table's row type), so a read needs no second statement for what it shows.
+   * requireSpace for a space row the caller loaded with CALLER_ON_SPACE_COLUMNS (undefined when
+   * no space has that id): the same 404 and 403 answers.
    */
-  requireSpaceRow<Row extends SpaceRow = SpaceRow>(
-    userId: string,
+  checkSpace(
     spaceId: string,
+    space: (SpaceRow & CallerOnSpace) | undefined,
     needed: Role = 'read',
     options: { includeDeleted?: boolean } = {},
-  ): { access: SpaceAccess; row: Row } {
-    const space = this.spaceStmt.get({ space: spaceId, user: userId });
+  ): SpaceAccess {
     if (!space || (space.deleted_at && !options.includeDeleted)) throw notFound(`Space ${spaceId}`);
     const access = effectiveRole(space, space);
     if (!access || access.role === null) throw notFound(`Space ${spaceId}`);
@@ -130,13 +141,10 @@ export class Access {
       throw forbidden(`This needs the ${needed} role on space ${spaceId}`);
     }
     return {
-      access: {
-        spaceId,
-        organizationId: space.organization_id,
-        role: access.role,
-        orgRole: access.orgRole,
-      },
-      row: space as unknown as Row,
+      spaceId,
+      organizationId: space.organization_id,
+      role: access.role,
+      orgRole: access.orgRole,
     };
   }
 
@@ -152,7 +160,7 @@ export class Access {
  */
 function effectiveRole(
   space: SpaceRow,
-  caller: CallerColumns,
+  caller: CallerOnSpace,
 ): { role: Role | null; orgRole: Role | null } | null {
   if (caller.caller_member === null || caller.caller_disabled) return null;
   const orgRole = caller.caller_org_role;

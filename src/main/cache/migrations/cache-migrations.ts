@@ -1,5 +1,9 @@
 import type { CacheMigration } from './cache-migration';
 import { migration0001CacheCore } from './0001-cache-core';
+import { migration0002Outbox } from './0002-outbox';
 
 /** Every cache migration, in the order they apply. Append only. */
-export const cacheMigrations: readonly CacheMigration[] = [migration0001CacheCore];
+export const cacheMigrations: readonly CacheMigration[] = [
+  migration0001CacheCore,
+  migration0002Outbox,
+];

@@ -26,7 +26,7 @@ import {
   TransferBody,
   UpdateSpaceBody,
 } from './space-schema';
-import { serializeSpace, spaceCounts, type SpaceRow } from './space-serializer';
+import { countsOf, serializeSpace, spaceCounts, type SpaceRow } from './space-serializer';
 
 export const DEFAULT_SPACE_TITLE = 'Untitled';
 
@@ -154,9 +154,10 @@ export function spaceRoutes(app: TypedApp, ctx: ServerContext): void {
     async (request) => {
       const { userId } = callerOf(request);
       const { spaceId } = request.params;
-      // The row the access check loaded is the one shown: one statement, not two.
-      const { access: seen, row } = access.requireSpaceRow<SpaceRow>(userId, spaceId, 'read');
-      return serializeSpace(row, seen.role, spaceCounts(db, row.id), urls, request.query.shareKey);
+      // One statement loads the space, the caller's access and the counts shown.
+      const row = queries.getForCaller(spaceId, userId);
+      const { role } = access.checkSpace(spaceId, row, 'read');
+      return serializeSpace(row!, role, countsOf(row!), urls, request.query.shareKey);
     },
   );
 

@@ -27,30 +27,43 @@ export interface SpaceCounts {
   changeRequestsDraft: number;
 }
 
-/** Counts shown on a space: its change requests by status and its open (space-level) comments. */
-export function spaceCounts(db: Db, spaceId: string): SpaceCounts {
-  const row = prepareCached<[{ space: string }], SpaceCountRow>(
-    db,
-    `SELECT
-       (SELECT count(*) FROM change_requests WHERE space_id = @space) AS total,
-       (SELECT count(*) FROM change_requests WHERE space_id = @space AND status = 'open') AS open,
-       (SELECT count(*) FROM change_requests WHERE space_id = @space AND status = 'draft') AS draft,
-       (SELECT count(*) FROM comments
-          WHERE space_id = @space AND change_request_id IS NULL AND status = 'open') AS comments`,
-  ).get({ space: spaceId })!;
+/**
+ * Select-list columns (SpaceCountColumns) counting what is shown on the space `space` (an SQL
+ * expression): its change requests by status and its open (space-level) comments. A read that
+ * loads its space row can take them in the same statement.
+ */
+export const spaceCountColumns = (space: string) => `
+  (SELECT count(*) FROM change_requests WHERE space_id = ${space}) AS count_crs,
+  (SELECT count(*) FROM change_requests WHERE space_id = ${space} AND status = 'open') AS count_crs_open,
+  (SELECT count(*) FROM change_requests WHERE space_id = ${space} AND status = 'draft') AS count_crs_draft,
+  (SELECT count(*) FROM comments
+     WHERE space_id = ${space} AND change_request_id IS NULL AND status = 'open') AS count_comments`;
+
+export interface SpaceCountColumns {
+  count_crs: number;
+  count_crs_open: number;
+  count_crs_draft: number;
+  count_comments: number;
+}
+
+export function countsOf(row: SpaceCountColumns): SpaceCounts {
   return {
-    comments: row.comments,
-    changeRequests: row.total,
-    changeRequestsOpen: row.open,
-    changeRequestsDraft: row.draft,
+    comments: row.count_comments,
+    changeRequests: row.count_crs,
+    changeRequestsOpen: row.count_crs_open,
+    changeRequestsDraft: row.count_crs_draft,
   };
 }
 
-interface SpaceCountRow {
-  total: number;
-  open: number;
-  draft: number;
-  comments: number;
+const SPACE_COUNTS_SQL = `SELECT ${spaceCountColumns('@space')}`;
+
+/** Counts shown on a space: its change requests by status and its open (space-level) comments. */
+export function spaceCounts(db: Db, spaceId: string): SpaceCounts {
+  return countsOf(
+    prepareCached<[{ space: string }], SpaceCountColumns>(db, SPACE_COUNTS_SQL).get({
+      space: spaceId,
+    })!,
+  );
 }
 
 /** The Space resource as a caller with effective role `role` sees it. */

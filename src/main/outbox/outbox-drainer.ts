@@ -1,0 +1,438 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { CacheDb } from '../cache/open-cache-database';
+import {
+  RemoteError,
+  RemoteHttpError,
+  RemoteNotFoundError,
+  RemoteRedirectError,
+  RemoteUnavailableError,
+} from '../remote/errors';
+import type { Sleep } from '../remote/rate-limited-fetch';
+import type { Clock } from '../sync/sync-ports';
+import type { Outbox } from './outbox';
+import { OutboxBatches, type OutboxBatch } from './outbox-batches';
+import type { OutboxItem } from './outbox-change';
+import type { OutboxChangeRequest, OutboxRemote } from './outbox-remote';
+import { SyncPause, type PauseState } from './sync-pause';
+import { WorkingChangeRequests } from './working-change-requests';
+
+export interface OutboxDrainerOptions {
+  /** The cache database the outbox lives in. */
+  db: CacheDb;
+  outbox: Outbox;
+  /** The server (WorkspaceOutboxRemote over the rate-limited WorkspaceClient). */
+  client: OutboxRemote;
+  /** Names new working change requests: "Edits from <deviceName>". */
+  deviceName: string;
+  clock: Clock;
+  /** Waits between attempts while the server is unreachable (tests record the delays). */
+  sleep?: Sleep;
+  /** Subject of a new working change request (default `Edits from <deviceName>`). */
+  subject?: (spaceId: string) => string;
+  /** First wait while offline (default 5 s), doubled after each failed attempt... */
+  offlineBaseDelayMs?: number;
+  /** ...up to this (default 5 min). */
+  offlineMaxDelayMs?: number;
+  /** Waits after which drain gives up and resolves `offline` (default: never gives up). */
+  maxOfflineWaits?: number;
+  /** Whether to read pushed pages back (default true). */
+  readBack?: boolean;
+  /** Idempotency-Keys (default random UUIDs). */
+  newKey?: () => string;
+}
+
+/** A pushed page as sent and as the server stored it (they differ by its normalisation). */
+export interface ReadBack {
+  pageId: string;
+  /** The insert's local key, for a page created by this push. */
+  localKey: string | null;
+  sentMarkdown: string;
+  storedMarkdown: string;
+}
+
+export interface DrainResult {
+  spaceId: string;
+  /**
+   * drained: nothing left that can be sent (failed changes, and changes waiting for a failed
+   * insert, stay); paused: a pause is on; offline: gave up after `maxOfflineWaits`.
+   */
+  stopped: 'drained' | 'paused' | 'offline';
+  /** The working change request at the end, when there is one. */
+  changeRequest: OutboxChangeRequest | null;
+  /** Batches acknowledged, and the changes they carried. */
+  batches: number;
+  sent: OutboxItem[];
+  /** Pages and files created, by local key (also kept in Outbox.created until forgotten). */
+  created: { localKey: string; pageId: string }[];
+  insertedFiles: { localKey: string; fileId: string }[];
+  /** Every page whose Markdown was pushed, read back. */
+  readBack: ReadBack[];
+  /** Pages that could not be read back (the next pull brings their stored version). */
+  readBackMissed: string[];
+  /** Changes the server refused during this drain (see Outbox.failed). */
+  failed: OutboxItem[];
+  warnings: string[];
+  /** Changes of the space still in the outbox, failed ones included. */
+  remaining: number;
+}
+
+const DEFAULT_OFFLINE_BASE_MS = 5_000;
+const DEFAULT_OFFLINE_MAX_MS = 5 * 60_000;
+const INACTIVE = new Set(['merged', 'archived']);
+/** 409s on a writable change request waited out before the batch counts as refused. */
+const MAX_CONFLICT_RETRIES = 5;
+
+/** The server asked us to come back later for a reason other than being unreachable. */
+class RetryLater extends Error {}
+
+/**
+ * Sends a space's outbox to its working change request, one batch (≤ 50 changes) per
+ * updateChangeRequestContent call:
+ *
+ * 1. A batch is written (Idempotency-Key = its id, exact body, target change request) before it
+ *    is sent, and only settled after the server's answer, in one transaction. A crash anywhere
+ *    in between leaves it open; the next drain sends the same key and body again and the server
+ *    answers with the response it stored (for 24 hours) instead of applying it twice.
+ * 2. The working change request is created on the first push ("Edits from <device>", a draft),
+ *    its key also recorded first. Each drain checks it once: merged or archived (or gone), the
+ *    next push starts a new one. A batch that meets a merged or archived change request (409),
+ *    having not been applied there, is moved to the new one under a new key.
+ * 3. Unreachable (RemoteUnavailableError, after the fetch's own retries), a 408, or a 409 while
+ *    the same key is still being processed: wait with exponential backoff (no jitter: the fetch
+ *    under it already jitters its own retries) and try again; changes are never dropped for it.
+ *    A 409 that persists on a writable change request (5 times) is treated as a refusal (4).
+ * 4. A 4xx that retrying cannot fix: the change at fault is marked failed with the server's
+ *    message (Outbox.failed) and the others carry on (OutboxBatches.fail). A failed change stays
+ *    in the outbox (never silently dropped) until a later edit of its page replaces it (it is
+ *    then retried, alone) or the user dismisses it.
+ * 5. After each acknowledged batch, pages whose Markdown was pushed are read back so the engine
+ *    can write the server's normalised version without counting it as a local edit.
+ *
+ * One drain per space runs at a time in this process (later calls wait their turn). Two
+ * processes draining the same cache are not coordinated: only the app drains; the CLI pauses.
+ */
+export class OutboxDrainer {
+  private readonly db: CacheDb;
+  private readonly outbox: Outbox;
+  private readonly client: OutboxRemote;
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+  private readonly batches: OutboxBatches;
+  private readonly working: WorkingChangeRequests;
+  private readonly pauses: SyncPause;
+  private readonly subjectFor: (spaceId: string) => string;
+  private readonly newKey: () => string;
+  private readonly settings: {
+    baseDelayMs: number;
+    maxDelayMs: number;
+    maxWaits: number;
+    readBack: boolean;
+  };
+  private readonly running = new Map<string, Promise<unknown>>();
+  /** 409s per batch answered while its change request is still writable. */
+  private readonly conflicts = new Map<string, number>();
+  /** Aborted by pause(), to end a backoff wait early. */
+  private wake = new AbortController();
+
+  constructor(options: OutboxDrainerOptions) {
+    this.db = options.db;
+    this.outbox = options.outbox;
+    this.client = options.client;
+    this.clock = options.clock;
+    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+    this.newKey = options.newKey ?? randomUUID;
+    this.batches = new OutboxBatches(this.db, this.clock, this.newKey);
+    this.working = new WorkingChangeRequests(this.db);
+    this.pauses = new SyncPause(this.db, this.clock);
+    const subject = `Edits from ${options.deviceName}`;
+    this.subjectFor = options.subject ?? (() => subject);
+    this.settings = {
+      baseDelayMs: options.offlineBaseDelayMs ?? DEFAULT_OFFLINE_BASE_MS,
+      maxDelayMs: options.offlineMaxDelayMs ?? DEFAULT_OFFLINE_MAX_MS,
+      maxWaits: options.maxOfflineWaits ?? Number.POSITIVE_INFINITY,
+      readBack: options.readBack ?? true,
+    };
+  }
+
+  /**
+   * Pushes everything the space's outbox can send now. Resolves when it is drained, paused or
+   * (with maxOfflineWaits) offline; rejects on errors waiting cannot fix (a revoked token, an
+   * incompatible server), leaving every change in the outbox, and with the reason of `signal`.
+   */
+  drain(spaceId: string, options: { signal?: AbortSignal } = {}): Promise<DrainResult> {
+    const previous = this.running.get(spaceId) ?? Promise.resolve();
+    const next = previous.then(
+      () => this.run(spaceId, options.signal),
+      () => this.run(spaceId, options.signal),
+    );
+    this.running.set(spaceId, next);
+    const cleanup = () => {
+      if (this.running.get(spaceId) === next) this.running.delete(spaceId);
+    };
+    next.then(cleanup, cleanup);
+    return next;
+  }
+
+  /** Stops pushing (persisted) until `until`, or until resume(). A running wait ends at once. */
+  pause(until?: Date): void {
+    this.pauses.pause(until);
+    this.wake.abort();
+    this.wake = new AbortController();
+  }
+
+  resume(): void {
+    this.pauses.resume();
+  }
+
+  pauseState(): PauseState {
+    return this.pauses.state();
+  }
+
+  /** The space's working change request as last seen, if any. */
+  workingChangeRequest(spaceId: string): OutboxChangeRequest | undefined {
+    const row = this.working.get(spaceId);
+    return row?.changeRequestId
+      ? {
+          id: row.changeRequestId,
+          number: row.number ?? 0,
+          status: row.status ?? 'draft',
+          subject: row.subject,
+        }
+      : undefined;
+  }
+
+  private async run(spaceId: string, signal: AbortSignal | undefined): Promise<DrainResult> {
+    const result: DrainResult = {
+      spaceId,
+      stopped: 'drained',
+      changeRequest: null,
+      batches: 0,
+      sent: [],
+      created: [],
+      insertedFiles: [],
+      readBack: [],
+      readBackMissed: [],
+      failed: [],
+      warnings: [],
+      remaining: 0,
+    };
+    let waits = 0;
+    let checked = false;
+    for (;;) {
+      signal?.throwIfAborted();
+      if (this.pauses.state().paused) {
+        result.stopped = 'paused';
+        break;
+      }
+      try {
+        let batch = this.batches.open(spaceId);
+        if (!batch) {
+          if (!this.batches.hasWaiting(spaceId)) break;
+          const changeRequest = await this.ensureChangeRequest(spaceId, !checked);
+          checked = true;
+          batch = this.batches.form(spaceId, changeRequest.id);
+          if (!batch) break;
+        }
+        await this.send(batch, result);
+        waits = 0;
+      } catch (error) {
+        if (!(error instanceof RemoteUnavailableError) && !(error instanceof RetryLater)) {
+          throw error;
+        }
+        if (waits >= this.settings.maxWaits) {
+          result.stopped = 'offline';
+          break;
+        }
+        waits++;
+        await this.wait(
+          Math.min(this.settings.maxDelayMs, this.settings.baseDelayMs * 2 ** (waits - 1)),
+          signal,
+        );
+      }
+    }
+    result.changeRequest = this.workingChangeRequest(spaceId) ?? null;
+    result.remaining = this.outbox.count(spaceId);
+    return result;
+  }
+
+  /** Sends one batch and settles it (acknowledged, failed or moved to a new change request). */
+  private async send(batch: OutboxBatch, result: DrainResult): Promise<void> {
+    this.batches.markSent(batch.id);
+    let answer;
+    try {
+      answer = await this.client.updateChangeRequestContent(
+        batch.spaceId,
+        batch.changeRequestId,
+        batch.body,
+        { idempotencyKey: batch.id },
+      );
+    } catch (error) {
+      await this.settleRefusal(batch, error, result);
+      return;
+    }
+    this.conflicts.delete(batch.id);
+    const acknowledged = this.batches.acknowledge(batch, answer);
+    if (this.working.get(batch.spaceId)?.changeRequestId === answer.changeRequest.id) {
+      this.working.record(batch.spaceId, answer.changeRequest);
+    }
+    result.batches++;
+    result.sent.push(...acknowledged.items);
+    result.created.push(...acknowledged.created);
+    result.insertedFiles.push(...acknowledged.insertedFiles);
+    result.warnings.push(...acknowledged.warnings);
+    if (this.settings.readBack) {
+      const deleted = new Set(
+        answer.changes.filter((c) => c.object === 'deleted_page').map((c) => c.pageId),
+      );
+      await this.readBack(batch, acknowledged.items, deleted, result);
+    }
+  }
+
+  private async settleRefusal(
+    batch: OutboxBatch,
+    error: unknown,
+    result: DrainResult,
+  ): Promise<void> {
+    if (error instanceof RemoteNotFoundError) {
+      // The change request is gone (or the space: then creating a new one fails the same way).
+      if (await this.isWritable(batch)) throw error;
+      await this.moveToNewChangeRequest(batch, 'its change request no longer exists');
+      return;
+    }
+    if (!(error instanceof RemoteHttpError) || error instanceof RemoteRedirectError) throw error;
+    const status = error.status ?? 0;
+    if (status === 409) {
+      // Merged or archived (nothing was applied there), or our key still being processed.
+      if (await this.isWritable(batch)) {
+        // Our key still in flight lasts seconds; a conflict that persists is a refusal.
+        const seen = (this.conflicts.get(batch.id) ?? 0) + 1;
+        this.conflicts.set(batch.id, seen);
+        if (seen <= MAX_CONFLICT_RETRIES) {
+          throw new RetryLater(`Batch ${batch.id} is still being processed: ${error.message}`);
+        }
+        this.conflicts.delete(batch.id);
+        result.failed.push(...this.batches.fail(batch, error.message));
+        return;
+      }
+      await this.moveToNewChangeRequest(batch, error.message);
+      return;
+    }
+    if (status === 408) throw new RetryLater(error.message);
+    if (status >= 400 && status < 500) {
+      result.failed.push(...this.batches.fail(batch, error.message));
+      return;
+    }
+    throw error;
+  }
+
+  /** Whether the batch's change request still takes content (404 and merged/archived: no). */
+  private async isWritable(batch: OutboxBatch): Promise<boolean> {
+    try {
+      const changeRequest = await this.client.getChangeRequest(
+        batch.spaceId,
+        batch.changeRequestId,
+      );
+      return !INACTIVE.has(changeRequest.status);
+    } catch (error) {
+      if (error instanceof RemoteNotFoundError) return false;
+      throw error;
+    }
+  }
+
+  private async moveToNewChangeRequest(batch: OutboxBatch, reason: string): Promise<void> {
+    if (this.working.get(batch.spaceId)?.changeRequestId === batch.changeRequestId) {
+      this.working.retire(batch.spaceId);
+    }
+    const next = await this.ensureChangeRequest(batch.spaceId, true);
+    this.batches.rebind(batch, next.id, reason);
+  }
+
+  /**
+   * The space's working change request, created (as a draft) when there is none. With `check`,
+   * the stored one is asked for first and replaced when merged, archived or gone.
+   */
+  private async ensureChangeRequest(spaceId: string, check: boolean): Promise<OutboxChangeRequest> {
+    let row = this.working.get(spaceId);
+    if (row?.changeRequestId) {
+      if (!check) return this.workingChangeRequest(spaceId)!;
+      let current: OutboxChangeRequest | undefined;
+      try {
+        current = await this.client.getChangeRequest(spaceId, row.changeRequestId);
+      } catch (error) {
+        if (!(error instanceof RemoteNotFoundError)) throw error;
+      }
+      if (current && !INACTIVE.has(current.status)) {
+        this.working.record(spaceId, current);
+        return current;
+      }
+      this.working.retire(spaceId);
+      row = undefined;
+    }
+    if (!row) {
+      this.working.begin(
+        spaceId,
+        this.subjectFor(spaceId),
+        this.newKey(),
+        this.clock.now().toISOString(),
+      );
+      row = this.working.get(spaceId)!;
+    }
+    const created = await this.client.createChangeRequest(spaceId, row.subject, {
+      idempotencyKey: row.createKey,
+    });
+    this.working.record(spaceId, created);
+    return created;
+  }
+
+  private async readBack(
+    batch: OutboxBatch,
+    items: readonly OutboxItem[],
+    deleted: ReadonlySet<string>,
+    result: DrainResult,
+  ): Promise<void> {
+    const pages = items.filter(
+      (item) =>
+        (item.kind === 'insert_page' || item.kind === 'update_page') &&
+        item.markdown !== undefined &&
+        item.pageId !== null &&
+        !deleted.has(item.pageId),
+    );
+    await Promise.all(
+      pages.map(async (item) => {
+        try {
+          const page = await this.client.getPage(
+            batch.spaceId,
+            batch.changeRequestId,
+            item.pageId!,
+          );
+          if (page.markdown === undefined) {
+            result.readBackMissed.push(item.pageId!);
+            return;
+          }
+          result.readBack.push({
+            pageId: item.pageId!,
+            localKey: item.kind === 'insert_page' ? item.localKey : null,
+            sentMarkdown: item.markdown!,
+            storedMarkdown: page.markdown,
+          });
+        } catch (error) {
+          // Already acknowledged: a failed read only costs the normalised copy until next pull.
+          if (!(error instanceof RemoteError)) throw error;
+          result.readBackMissed.push(item.pageId!);
+        }
+      }),
+    );
+  }
+
+  /** A backoff wait, cut short by pause() (the loop then sees the pause) or by `signal`. */
+  private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const wake = this.wake.signal;
+    try {
+      await this.sleep(ms, signal ? AbortSignal.any([wake, signal]) : wake);
+    } catch (error) {
+      signal?.throwIfAborted();
+      if (!wake.aborted) throw error;
+    }
+  }
+}

@@ -1,0 +1,282 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCacheDatabase, type CacheDb } from '../cache/open-cache-database';
+import { Outbox } from './outbox';
+import { OutboxBatches } from './outbox-batches';
+import type { OutboxItem } from './outbox-change';
+
+let dir: string;
+let db: CacheDb;
+let outbox: Outbox;
+let tick = 0;
+const clock = { now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)) };
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-outbox-'));
+  db = openCacheDatabase(join(dir, 'cache.db'));
+  outbox = new Outbox({ db, clock });
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const S = 's-1';
+/** The interesting part of each waiting change. */
+const shape = (items: OutboxItem[]) =>
+  items.map((item) => ({
+    kind: item.kind,
+    pageId: item.pageId,
+    localKey: item.localKey,
+    ...(item.markdown !== undefined ? { markdown: item.markdown } : {}),
+    ...(item.fields !== undefined ? { fields: item.fields } : {}),
+    ...(item.into !== undefined ? { into: item.into } : {}),
+    ...(item.at !== undefined ? { at: item.at } : {}),
+  }));
+
+describe('Outbox coalescing', () => {
+  it('update after update keeps the latest Markdown and the latest value of each field', () => {
+    outbox.enqueue({
+      kind: 'update_page',
+      spaceId: S,
+      page: { pageId: 'p1' },
+      markdown: 'one',
+      fields: { title: 'A', hidden: true },
+    });
+    outbox.enqueue({
+      kind: 'update_page',
+      spaceId: S,
+      page: { pageId: 'p1' },
+      markdown: 'two',
+      fields: { title: 'B' },
+    });
+    expect(shape(outbox.pending(S))).toEqual([
+      {
+        kind: 'update_page',
+        pageId: 'p1',
+        localKey: null,
+        markdown: 'two',
+        fields: { title: 'B', hidden: true },
+      },
+    ]);
+    expect(outbox.count()).toBe(1);
+  });
+
+  it('update after insert (same local key) merges into the insert', () => {
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'new.md', markdown: 'v1' });
+    outbox.enqueue({
+      kind: 'update_page',
+      spaceId: S,
+      page: { localKey: 'new.md' },
+      markdown: 'v2',
+    });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'insert_page', pageId: null, localKey: 'new.md', markdown: 'v2', into: null },
+    ]);
+  });
+
+  it('delete after insert removes both, and the inserts placed inside it', () => {
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'x' });
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'dir', markdown: '# Dir' });
+    outbox.enqueue({
+      kind: 'insert_page',
+      spaceId: S,
+      localKey: 'dir/child',
+      markdown: '# Child',
+      into: { localKey: 'dir' },
+    });
+    outbox.enqueue({
+      kind: 'update_page',
+      spaceId: S,
+      page: { pageId: 'p2' },
+      markdown: 'moved in',
+      move: { into: { localKey: 'dir' } },
+    });
+    outbox.enqueue({ kind: 'delete_page', spaceId: S, page: { localKey: 'dir' } });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'update_page', pageId: 'p1', localKey: null, markdown: 'x' },
+      // The move lost its placement (its parent will never exist); its content stays.
+      { kind: 'update_page', pageId: 'p2', localKey: null, markdown: 'moved in' },
+    ]);
+  });
+
+  it('delete after update leaves the delete only', () => {
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'x' });
+    outbox.enqueue({ kind: 'move_page', spaceId: S, page: { pageId: 'p1' }, move: { at: 0 } });
+    outbox.enqueue({ kind: 'delete_page', spaceId: S, page: { pageId: 'p1' } });
+    outbox.enqueue({ kind: 'delete_page', spaceId: S, page: { pageId: 'p1' } });
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'late' });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'delete_page', pageId: 'p1', localKey: null },
+    ]);
+  });
+
+  it('consecutive moves keep the latest parent and position', () => {
+    outbox.enqueue({
+      kind: 'move_page',
+      spaceId: S,
+      page: { pageId: 'p1' },
+      move: { into: { pageId: 'a' }, at: 2 },
+    });
+    outbox.enqueue({
+      kind: 'move_page',
+      spaceId: S,
+      page: { pageId: 'p1' },
+      move: { into: { pageId: 'b' } },
+    });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'update_page', pageId: 'p1', localKey: null, into: { pageId: 'b' } },
+    ]);
+    // A bare position reorders under the parent already chosen.
+    outbox.enqueue({ kind: 'move_page', spaceId: S, page: { pageId: 'p1' }, move: { at: 1 } });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'update_page', pageId: 'p1', localKey: null, into: { pageId: 'b' }, at: 1 },
+    ]);
+  });
+
+  it('a move after other changes waits after them; content still merges into the first', () => {
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'v1' });
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'folder', markdown: '# F' });
+    outbox.enqueue({
+      kind: 'update_page',
+      spaceId: S,
+      page: { pageId: 'p1' },
+      markdown: 'v2',
+      move: { into: { localKey: 'folder' } },
+    });
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'v3' });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'update_page', pageId: 'p1', localKey: null, markdown: 'v3' },
+      { kind: 'insert_page', pageId: null, localKey: 'folder', markdown: '# F', into: null },
+      { kind: 'update_page', pageId: 'p1', localKey: null, into: { localKey: 'folder' } },
+    ]);
+  });
+
+  it('a newer upload of the same file replaces the older one', () => {
+    const file = (base64: string) => ({ name: 'a.png', contentType: 'image/png', base64 });
+    outbox.enqueue({ kind: 'insert_files', spaceId: S, localKey: 'a.png', file: file('AA==') });
+    outbox.enqueue({ kind: 'insert_files', spaceId: S, localKey: 'a.png', file: file('AQ==') });
+    expect(outbox.pending(S).map((item) => item.file?.base64)).toEqual(['AQ==']);
+  });
+
+  it('frozen (sending) changes are never coalesced into', () => {
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'n', markdown: 'v1' });
+    let key = 0;
+    const batches = new OutboxBatches(db, clock, () => `key-${++key}`);
+    expect(batches.form(S, 'cr')?.body.changes).toHaveLength(1);
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { localKey: 'n' }, markdown: 'v2' });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'insert_page', pageId: null, localKey: 'n', markdown: 'v1', into: null },
+      { kind: 'update_page', pageId: null, localKey: 'n', markdown: 'v2' },
+    ]);
+    expect(outbox.pending(S).map((item) => item.state)).toEqual(['sending', 'pending']);
+
+    // Once the insert is acknowledged, the waiting update names the new page by id.
+    batches.acknowledge(batches.open(S)!, {
+      changeRequest: { id: 'cr', number: 1, status: 'draft', subject: '' },
+      changes: [{ object: 'created_page', ref: 'n', pageId: 'p-new' }],
+      insertedFiles: [],
+    });
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'update_page', pageId: 'p-new', localKey: 'n', markdown: 'v2' },
+    ]);
+    expect(batches.form(S, 'cr')!.body.changes).toEqual([
+      { operation: 'update_page', page: 'p-new', document: { markdown: 'v2' } },
+    ]);
+  });
+
+  it('enqueue commits or rolls back with the caller’s transaction', () => {
+    expect(() =>
+      db.transaction(() => {
+        outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'x' });
+        throw new Error('file index update failed');
+      })(),
+    ).toThrow('file index update failed');
+    expect(outbox.count()).toBe(0);
+    db.transaction(() => {
+      outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'x' });
+    })();
+    expect(outbox.count(S)).toBe(1);
+    expect(outbox.spaces()).toEqual([S]);
+  });
+
+  it('refuses malformed changes', () => {
+    expect(() =>
+      outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: '', markdown: '' }),
+    ).toThrow(/localKey/);
+    expect(() =>
+      outbox.enqueue({ kind: 'move_page', spaceId: S, page: { pageId: 'p' }, move: { at: -1 } }),
+    ).toThrow(/at must/);
+    expect(outbox.count()).toBe(0);
+  });
+});
+
+describe('OutboxBatches.form', () => {
+  it('ends a batch before a change that needs an id inserted in the same batch', () => {
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'dir', markdown: '# Dir' });
+    outbox.enqueue({
+      kind: 'insert_page',
+      spaceId: S,
+      localKey: 'dir/a',
+      markdown: '# A',
+      into: { localKey: 'dir' },
+    });
+    let key = 0;
+    const batches = new OutboxBatches(db, clock, () => `key-${++key}`);
+    const first = batches.form(S, 'cr')!;
+    expect(first.body.changes).toEqual([
+      { operation: 'insert_page', ref: 'dir', document: { markdown: '# Dir' } },
+    ]);
+    expect(batches.form(S, 'cr')).toBeUndefined();
+    batches.acknowledge(first, {
+      changeRequest: { id: 'cr', number: 1, status: 'draft', subject: '' },
+      changes: [{ object: 'created_page', ref: 'dir', pageId: 'p-dir' }],
+      insertedFiles: [],
+    });
+    expect(batches.form(S, 'cr')!.body.changes).toEqual([
+      {
+        operation: 'insert_page',
+        ref: 'dir/a',
+        document: { markdown: '# A' },
+        into: 'p-dir',
+      },
+    ]);
+    expect(outbox.created(S).map((entry) => [entry.localKey, entry.remoteId])).toEqual([
+      ['dir', 'p-dir'],
+    ]);
+  });
+
+  it('a refused change is marked failed with the message; the others wait again', () => {
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'a' });
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'gone' }, markdown: 'b' });
+    const batches = new OutboxBatches(db, clock, () => 'key-1');
+    const batch = batches.form(S, 'cr')!;
+    const failed = batches.fail(batch, '400 body.changes.1.page: page gone does not exist');
+    expect(failed.map((item) => item.pageId)).toEqual(['gone']);
+    expect(outbox.failed(S).map((item) => item.error)).toEqual([
+      '400 body.changes.1.page: page gone does not exist',
+    ]);
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'update_page', pageId: 'p1', localKey: null, markdown: 'a' },
+    ]);
+    // A later edit of the failed page puts it back in the queue.
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'gone' }, markdown: 'c' });
+    expect(outbox.failed(S)).toEqual([]);
+    expect(outbox.pending(S)).toHaveLength(2);
+  });
+
+  it('a refusal that names no change sends each change alone next', () => {
+    for (const id of ['p1', 'p2']) {
+      outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: id }, markdown: id });
+    }
+    let key = 0;
+    const batches = new OutboxBatches(db, clock, () => `key-${++key}`);
+    batches.fail(batches.form(S, 'cr')!, '413 Request body is too large');
+    expect(outbox.failed(S)).toEqual([]);
+    const alone = batches.form(S, 'cr')!;
+    expect(alone.body.changes).toHaveLength(1);
+    expect(batches.fail(alone, '413 still too large').map((item) => item.pageId)).toEqual(['p1']);
+  });
+});
