@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeRequestContentChange } from '@gitbook/api';
 import { openCacheDatabase, type CacheDb } from '../../src/main/cache/open-cache-database';
+import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import { SyncEngine } from '../../src/main/sync/sync-engine';
 import type { SyncProgress } from '../../src/main/sync/sync-ports';
@@ -102,4 +103,28 @@ export function engineFor(t: TestServer, token: string = TOKENS.ada): EngineKit 
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** The device name push tests give the engine: working change requests are "Edits from <it>". */
+export const TEST_DEVICE = 'test-host';
+
+/**
+ * Like engineFor, with the push side on: the outbox drains into the space's working change
+ * request over the same kind of client, named after TEST_DEVICE, never waiting long offline.
+ */
+export function pushEngineFor(t: TestServer, token: string = TOKENS.ada): EngineKit {
+  const kit = engineFor(t, token);
+  const client = new WorkspaceClient({ endpoint: t.url, token });
+  const engine = new SyncEngine({
+    cache: kit.cache,
+    remote: client,
+    folder: kit.folder,
+    clock: { now: () => new Date() },
+    push: {
+      remote: new WorkspaceOutboxRemote(client),
+      deviceName: TEST_DEVICE,
+      maxOfflineWaits: 0,
+    },
+  });
+  return { ...kit, engine };
 }

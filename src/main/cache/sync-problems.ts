@@ -8,7 +8,20 @@ export type SyncProblemKind =
   /** A file the engine would write is in the way (a local file it never wrote). */
   | 'path-taken'
   /** A file or folder could not be written or removed. */
-  | 'write-failed';
+  | 'write-failed'
+  /** A local edit that was not pushed (invalid frontmatter, a file that cannot be read...). */
+  | 'not-pushed'
+  /** Nothing of the space was pushed until the user confirms (mass deletion, missing folder). */
+  | 'push-blocked'
+  /** The server refused a pushed change (it stays in the outbox, see Outbox.failed). */
+  | 'push-failed';
+
+/** Problems the push side records; each push replaces the space's previous ones. */
+export const PUSH_PROBLEM_KINDS: ReadonlySet<SyncProblemKind> = new Set([
+  'not-pushed',
+  'push-blocked',
+  'push-failed',
+]);
 
 export interface SyncProblem {
   id: number;

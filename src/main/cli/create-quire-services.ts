@@ -1,8 +1,10 @@
 import { appendFileSync } from 'node:fs';
 import { chmod, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { openCacheDatabase, type CacheDb } from '../cache/open-cache-database';
 import { ensureQuireHome, type QuireHome } from '../config/quire-home';
+import { WorkspaceOutboxRemote } from '../outbox/workspace-outbox-remote';
 import { RemoteAuthError, RemoteUnavailableError } from '../remote/errors';
 import { WorkspaceClient } from '../remote/workspace-client';
 import { FileSecretStore } from '../secrets/file-secret-store';
@@ -78,6 +80,11 @@ class CliEngine implements QuireEngine {
       clock: { now: () => new Date() },
       log,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      // Pushing needs the outbox's calls, which only the real client has (a logged-out remote
+      // cannot push: its sync refuses before anything is sent).
+      ...(options.remote instanceof WorkspaceClient
+        ? { push: { remote: new WorkspaceOutboxRemote(options.remote), deviceName: hostname() } }
+        : {}),
     });
   }
 
@@ -143,6 +150,25 @@ class CliEngine implements QuireEngine {
     }));
   }
 
+  async pause(until?: Date): Promise<void> {
+    this.engine.pause(until);
+  }
+
+  async resume(): Promise<void> {
+    this.engine.resume();
+  }
+
+  async pauseState(): Promise<{ paused: boolean; until: Date | null }> {
+    return this.engine.pauseState();
+  }
+
+  async confirmDeletes(spaceId: string): Promise<void> {
+    if (!this.engine.status().some((space) => space.id === spaceId)) {
+      throw new UnknownSpaceError(spaceId);
+    }
+    this.engine.confirmDeletes(spaceId);
+  }
+
   async close(): Promise<void> {
     this.cache.close();
   }
@@ -190,9 +216,10 @@ function spaceResult(space: SpaceSyncReport): SpaceSyncResult {
     .filter((problem) => problem.kind !== 'conflict')
     .map((problem) => (problem.path ? `${problem.path}: ${problem.message}` : problem.message));
   if (space.error !== undefined) problems.unshift(space.error);
-  let outcome: SpaceSyncResult['outcome'] = 'pulled';
+  let outcome: SpaceSyncResult['outcome'] = space.pulled ? 'pulled' : 'pushed';
   if (space.removedSpace) outcome = 'removed';
   else if (space.error !== undefined) outcome = 'failed';
+  else if (!space.pulled && !space.pushed) outcome = 'unchanged';
   return {
     id: space.spaceId,
     title: space.title,
@@ -202,6 +229,7 @@ function spaceResult(space: SpaceSyncReport): SpaceSyncResult {
     filesRemoved: space.removed.length,
     conflicts,
     problems,
+    ...(space.pushed ? { pushed: space.pushed } : {}),
   };
 }
 

@@ -42,6 +42,8 @@ class FakeWorld {
   progress: SyncProgress[] = [];
   connected: { server: string; token: string }[] = [];
   openEngines = 0;
+  paused: { paused: boolean; until: Date | null } = { paused: false, until: null };
+  confirmed: string[] = [];
 
   services(home: QuireHome): QuireServices {
     return {
@@ -101,6 +103,17 @@ class FakeWorld {
           lastSync: s.enabled ? '2025-01-01T00:00:00.000Z' : null,
           errors: [],
         })),
+      pause: async (until) => {
+        this.paused = { paused: true, until: until ?? null };
+      },
+      resume: async () => {
+        this.paused = { paused: false, until: null };
+      },
+      pauseState: async () => this.paused,
+      confirmDeletes: async (id) => {
+        if (!this.spaces.some((s) => s.id === id)) throw new UnknownSpaceError(id);
+        this.confirmed.push(id);
+      },
       close: async () => {
         this.openEngines--;
       },
@@ -351,6 +364,48 @@ describe('quire CLI (fake engine)', () => {
     expect(messy.stdout).toContain('Alpha (s-a): pulled revision r-2, 4 files written, 1 conflict');
     expect(messy.stdout).toContain('problem: Listing the spaces of Other: 500');
     expect(messy.stdout).toContain('problem: x.md: bad');
+  });
+
+  it('pauses (for a while or until resume), resumes and confirms deletions', async () => {
+    await quire(loginArgs);
+    const paused = await quire(['pause', '--for', '30m']);
+    expect(paused.code).toBe(0);
+    const until = world.paused.until!.getTime() - Date.now();
+    expect(until).toBeGreaterThan(29 * 60_000);
+    expect(until).toBeLessThanOrEqual(30 * 60_000);
+    expect((await quire(['pause'])).stdout).toContain('until `quire resume`');
+    expect(world.paused).toEqual({ paused: true, until: null });
+    expectOneLineError(await quire(['pause', '--for', 'soon']), 2, /--for takes a duration/);
+    expect((await quire(['resume'])).code).toBe(0);
+    expect(world.paused.paused).toBe(false);
+    expect((await quire(['confirm-deletes', 's-a'])).code).toBe(0);
+    expect(world.confirmed).toEqual(['s-a']);
+    expectOneLineError(await quire(['confirm-deletes', 's-zz']), 1, /no space "s-zz"/);
+    expectOneLineError(await quire(['confirm-deletes']), 2, /usage: quire confirm-deletes/);
+    expect(world.openEngines).toBe(0);
+  });
+
+  it('reports pushed changes in sync --once', async () => {
+    await quire(loginArgs);
+    world.syncResult = {
+      spaces: [
+        {
+          id: 's-a',
+          title: 'Alpha',
+          outcome: 'pushed',
+          pushed: 2,
+          revision: 'r-1',
+          filesWritten: 0,
+          filesRemoved: 0,
+          conflicts: 0,
+          problems: [],
+        },
+      ],
+      errors: [],
+    };
+    const result = await quire(['sync', '--once']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Alpha (s-a): 2 changes pushed, up to date\n');
   });
 
   it('logs failures under <home>/logs without the token', async () => {

@@ -44,8 +44,14 @@ Commands:
   spaces enable <spaceId> sync a space
   spaces disable <spaceId>
                           stop syncing a space (its folder stays)
-  sync --once             pull every enabled space once
+  sync --once             push local edits of every enabled space (into its working change
+                          request "Edits from <this computer>"), then pull it, once
   status [--json]         per space: state, revision, pages, last sync, errors
+  pause [--for <time>]    stop pushing local edits (e.g. --for 30m, 2h, 1d; default: until resume);
+                          edits are still recorded and pushed after
+  resume                  push local edits again
+  confirm-deletes <spaceId>
+                          let the next sync push deletions of more than half of a space's pages
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).
@@ -83,6 +89,7 @@ const OPTIONS = {
   folder: { type: 'string' },
   json: { type: 'boolean' },
   once: { type: 'boolean' },
+  for: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -97,6 +104,9 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   spaces: ['json'],
   sync: ['once'],
   status: ['json'],
+  pause: ['for'],
+  resume: [],
+  'confirm-deletes': [],
   help: [],
 };
 
@@ -170,6 +180,12 @@ export async function runQuireCli(
       }
       case 'status':
         return await status(run, values, args);
+      case 'pause':
+        return await pause(run, values, args);
+      case 'resume':
+        return await resume(run, args);
+      case 'confirm-deletes':
+        return await confirmDeletes(run, args);
       default:
         throw new CliError(`unknown command ${quote(command)}`, EXIT_USAGE);
     }
@@ -406,12 +422,13 @@ async function syncOnce(
     throw new CliError('only `quire sync --once` is available so far', EXIT_USAGE);
   }
   const onProgress = (progress: SyncProgress) => bar.update(progress);
-  const result: SyncOnceResult = await withEngine(
+  const { result, pauseState } = await withEngine(
     run,
     { needsToken: true, onProgress },
     async (engine) => {
       for (const space of await engine.status()) titles.set(space.id, space.title);
-      return engine.syncOnce();
+      const synced: SyncOnceResult = await engine.syncOnce();
+      return { result: synced, pauseState: await engine.pauseState() };
     },
   );
   bar.clear();
@@ -428,12 +445,77 @@ async function syncOnce(
   if (result.spaces.length === 0) {
     run.out('No space is enabled: `quire spaces enable <spaceId>` picks one.');
   }
+  if (pauseState.paused) {
+    const until = pauseState.until
+      ? `until ${pauseState.until.toISOString()}`
+      : 'until `quire resume`';
+    run.out(`Pushing is paused ${until}: local edits were recorded, not pushed.`);
+  }
   if (conflicts + problems > 0) {
     run.warn(
       `sync finished with ${plural(conflicts, 'conflict')} and ${plural(problems, 'problem')}`,
     );
     return EXIT_PROBLEMS;
   }
+  return EXIT_OK;
+}
+
+/** `30m`, `2h`, `1d`, `45s` → milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)\s*(s|m|h|d)$/.exec(text.trim());
+  if (!match) return undefined;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+    match[2] as 's' | 'm' | 'h' | 'd'
+  ];
+  const ms = Number(match[1]) * unit;
+  return ms > 0 ? ms : undefined;
+}
+
+async function pause(run: Run, values: Values, args: string[]): Promise<number> {
+  if (args.length > 0) throw new CliError('pause takes no arguments', EXIT_USAGE);
+  let until: Date | undefined;
+  if (values.for !== undefined) {
+    const ms = parseDuration(values.for);
+    if (ms === undefined) {
+      throw new CliError(
+        `--for takes a duration like 30m, 2h or 1d, not ${quote(values.for)}`,
+        EXIT_USAGE,
+      );
+    }
+    until = new Date(Date.now() + ms);
+  }
+  await withEngine(run, { needsToken: false }, (engine) => engine.pause(until));
+  run.out(
+    until === undefined
+      ? 'Pushing is paused until `quire resume`; local edits are still recorded.'
+      : `Pushing is paused until ${until.toISOString()}; local edits are still recorded.`,
+  );
+  return EXIT_OK;
+}
+
+async function resume(run: Run, args: string[]): Promise<number> {
+  if (args.length > 0) throw new CliError('resume takes no arguments', EXIT_USAGE);
+  await withEngine(run, { needsToken: false }, (engine) => engine.resume());
+  run.out('Pushing resumed: the next sync pushes the recorded local edits.');
+  return EXIT_OK;
+}
+
+async function confirmDeletes(run: Run, args: string[]): Promise<number> {
+  const [spaceId, ...rest] = args;
+  if (spaceId === undefined || rest.length > 0) {
+    throw new CliError('usage: quire confirm-deletes <spaceId>', EXIT_USAGE);
+  }
+  await withEngine(run, { needsToken: false }, async (engine) => {
+    try {
+      await engine.confirmDeletes(spaceId);
+    } catch (error) {
+      if (error instanceof UnknownSpaceError) {
+        throw new CliError(`no space ${quote(spaceId)} (see \`quire status\`)`);
+      }
+      throw error;
+    }
+  });
+  run.out(`The next sync pushes the local deletions of ${spaceId}.`);
   return EXIT_OK;
 }
 
@@ -471,6 +553,11 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
 }
 
 function outcomeText(space: SpaceSyncResult): string {
+  const pushed = space.pushed ? `${plural(space.pushed, 'change')} pushed, ` : '';
+  return `${pushed}${pullText(space)}`;
+}
+
+function pullText(space: SpaceSyncResult): string {
   switch (space.outcome) {
     case 'pulled': {
       const removed =
@@ -478,6 +565,8 @@ function outcomeText(space: SpaceSyncResult): string {
       const written = `${plural(space.filesWritten, 'file')} written`;
       return `pulled revision ${space.revision ?? '?'}, ${written}${removed}`;
     }
+    case 'pushed':
+      return 'up to date';
     case 'unchanged':
       return 'up to date';
     case 'removed':

@@ -72,8 +72,13 @@ export interface SyncOnceResult {
 export interface SpaceSyncResult {
   readonly id: string;
   readonly title: string;
-  /** `pulled` a new revision, `unchanged` (the revision had not moved), `removed` remotely, or `failed`. */
-  readonly outcome: 'pulled' | 'unchanged' | 'removed' | 'failed';
+  /**
+   * `pulled` a new revision, `pushed` local edits only (the revision had not moved), `unchanged`,
+   * `removed` remotely, or `failed`.
+   */
+  readonly outcome: 'pulled' | 'pushed' | 'unchanged' | 'removed' | 'failed';
+  /** Local changes the server acknowledged into the space's working change request. */
+  readonly pushed?: number;
   readonly revision: string | null;
   readonly filesWritten: number;
   readonly filesRemoved: number;
@@ -92,6 +97,13 @@ export interface QuireEngine {
   syncOnce(): Promise<SyncOnceResult>;
   /** From the cache only, no network. */
   status(): Promise<readonly SpaceStatus[]>;
+  /** Stops pushing local edits until `until` (or resume); edits are still recorded. No network. */
+  pause(until?: Date): Promise<void>;
+  resume(): Promise<void>;
+  /** Whether pushing is paused, and until when (null: until resume). */
+  pauseState(): Promise<{ paused: boolean; until: Date | null }>;
+  /** Lets the next push of the space delete more than half of its pages. Throws UnknownSpaceError. */
+  confirmDeletes(spaceId: string): Promise<void>;
   close(): Promise<void>;
 }
 

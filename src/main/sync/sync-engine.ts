@@ -1,12 +1,18 @@
 import type { Stats } from 'node:fs';
 import { lstat, readFile, readdir, rename, rmdir, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { ContentCache } from '../cache/content-cache';
 import { contentHash } from '../cache/content-hash';
 import { FileIndex, type FileIndexEntry } from '../cache/file-index';
 import type { CacheDb } from '../cache/open-cache-database';
 import { SpaceCache, type CachedOrganization, type CachedSpace } from '../cache/space-cache';
-import { SyncProblems, type SyncProblem, type SyncProblemKind } from '../cache/sync-problems';
+import {
+  PUSH_PROBLEM_KINDS,
+  SyncProblems,
+  type SyncProblem,
+  type SyncProblemKind,
+} from '../cache/sync-problems';
 import { SyncStateStore } from '../cache/sync-state-store';
 import {
   atomicRemove,
@@ -17,6 +23,13 @@ import {
 } from '../mirror/atomic-write';
 import { NameAllocator } from '../mirror/name-allocator';
 import { assertInside, assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
+import { createIgnoreRules } from '../local/ignore-rules';
+import { Outbox } from '../outbox/outbox';
+import { OutboxDrainer } from '../outbox/outbox-drainer';
+import type { OutboxRemote } from '../outbox/outbox-remote';
+import { SyncPause, type PauseState } from '../outbox/sync-pause';
+import { LocalEdits } from './local-edits';
+import { allowMassDeleteOnce, SpacePusher } from './push-space';
 import { spaceLayout, type LayoutEntry } from './space-layout';
 import type {
   Clock,
@@ -49,6 +62,21 @@ export interface SyncEngineOptions {
   clock: Clock;
   onProgress?: (progress: SyncProgress) => void;
   log?: SyncLog;
+  /** Set to push local edits (before each space's pull); without it the engine only pulls. */
+  push?: SyncPushOptions;
+}
+
+export interface SyncPushOptions {
+  /** The outbox's calls (WorkspaceOutboxRemote over the same WorkspaceClient). */
+  remote: OutboxRemote;
+  /** Names the working change requests "Edits from <deviceName>" (default os.hostname()). */
+  deviceName?: string;
+  /** Extra ignore patterns for the space folders (see createIgnoreRules). */
+  ignorePatterns?: readonly string[];
+  /** Waits for an unreachable server before a drain gives up (default 2; edits stay queued). */
+  maxOfflineWaits?: number;
+  /** First wait while offline (the drainer's default otherwise). */
+  offlineBaseDelayMs?: number;
 }
 
 /** Something a sync left for the user: a kept file, a conflict, a failed write. */
@@ -72,6 +100,11 @@ export interface SpaceSyncReport {
   written: string[];
   removed: string[];
   problems: ReportedProblem[];
+  /** Local changes queued, and acknowledged by the server, by this run's push. */
+  queued?: number;
+  pushed?: number;
+  /** Whether the pull ran (its revision had moved). */
+  pulled?: boolean;
   /** The space was removed remotely and its folder cleaned up. */
   removedSpace?: boolean;
   error?: string;
@@ -159,6 +192,9 @@ export class SyncEngine {
   private readonly onProgress: (progress: SyncProgress) => void;
   private readonly log: SyncLog;
   private running: Promise<SyncReport> | undefined;
+  private readonly edits: LocalEdits;
+  private readonly pauses: SyncPause;
+  private readonly pusher: SpacePusher | undefined;
 
   constructor(options: SyncEngineOptions) {
     if (!path.isAbsolute(options.folder)) {
@@ -180,6 +216,52 @@ export class SyncEngine {
     this.clock = options.clock;
     this.onProgress = options.onProgress ?? (() => {});
     this.log = options.log ?? (() => {});
+    this.edits = new LocalEdits(options.cache);
+    this.pauses = new SyncPause(options.cache, options.clock);
+    if (options.push !== undefined) {
+      const outbox = new Outbox({ db: options.cache, clock: options.clock });
+      const drainer = new OutboxDrainer({
+        db: options.cache,
+        outbox,
+        client: options.push.remote,
+        deviceName: options.push.deviceName ?? hostname(),
+        clock: options.clock,
+        maxOfflineWaits: options.push.maxOfflineWaits ?? 2,
+        ...(options.push.offlineBaseDelayMs !== undefined
+          ? { offlineBaseDelayMs: options.push.offlineBaseDelayMs }
+          : {}),
+      });
+      this.pusher = new SpacePusher({
+        db: options.cache,
+        index: this.index,
+        content: this.content,
+        edits: this.edits,
+        state: this.state,
+        outbox,
+        drainer,
+        ignore: createIgnoreRules(options.push.ignorePatterns ?? []),
+        now: () => options.clock.now(),
+      });
+    }
+  }
+
+  /** Stops pushing (kept in the cache, so it holds across runs) until `until` or resume(). */
+  pause(until?: Date): void {
+    this.pauses.pause(until);
+  }
+
+  resume(): void {
+    this.pauses.resume();
+  }
+
+  pauseState(): PauseState {
+    return this.pauses.state();
+  }
+
+  /** The next push of the space may delete more than half of its pages (once). */
+  confirmDeletes(spaceId: string): void {
+    if (this.spaces.getSpace(spaceId) === undefined) throw new Error(`Unknown space ${spaceId}`);
+    allowMassDeleteOnce(this.state, spaceId);
   }
 
   /**
@@ -287,6 +369,15 @@ export class SyncEngine {
     for (const space of all.filter((s) => s.removedAt !== null && this.hasMirror(s))) {
       report.spaces.push(await this.removeSpace(space));
     }
+    // Push first: the pull then sees what was pushed as local edits waiting in the working
+    // change request (kept), never as files to overwrite.
+    const pushed = new Map<string, SpaceSyncReport>();
+    if (this.pusher !== undefined) {
+      for (const space of all) {
+        if (space.removedAt !== null || !space.enabled || space.syncedRevision === null) continue;
+        pushed.set(space.id, await this.pushSpace(space));
+      }
+    }
     const due = all.filter(
       (space) =>
         space.removedAt === null &&
@@ -295,8 +386,18 @@ export class SyncEngine {
         space.remoteRevision !== space.syncedRevision,
     );
     for (const space of due) {
-      const spaceReport = await this.syncSpace(space);
+      const spaceReport = await this.syncSpace(space, pushed.get(space.id));
+      pushed.delete(space.id);
       report.spaces.push(spaceReport);
+    }
+    for (const spaceReport of pushed.values()) {
+      const busy =
+        (spaceReport.pushed ?? 0) > 0 ||
+        (spaceReport.queued ?? 0) > 0 ||
+        spaceReport.problems.length > 0 ||
+        spaceReport.written.length > 0 ||
+        spaceReport.error !== undefined;
+      if (busy) report.spaces.push(spaceReport);
     }
     for (const space of report.spaces) {
       report.filesWritten += space.written.length;
@@ -390,8 +491,8 @@ export class SyncEngine {
     return { added, removed };
   }
 
-  /** Mirrors one space at its listed remote revision. Errors end up in the report, not thrown. */
-  private async syncSpace(space: CachedSpace): Promise<SpaceSyncReport> {
+  /** Pushes one space's local edits (see push-space.ts). Errors end up in the report. */
+  private async pushSpace(space: CachedSpace): Promise<SpaceSyncReport> {
     const report: SpaceSyncReport = {
       spaceId: space.id,
       title: space.title,
@@ -402,6 +503,51 @@ export class SyncEngine {
       removed: [],
       problems: [],
     };
+    try {
+      const spaceRoot = resolveInside(this.folder, ...space.folderPath.split('/'));
+      const result = await this.pusher!.push(space, spaceRoot);
+      report.queued = result.queued;
+      report.pushed = result.pushed;
+      report.written.push(...result.written);
+      for (const problem of result.problems) {
+        this.problem(report, space, problem.kind, problem.path, problem.pageId, problem.message);
+      }
+      const now = this.now();
+      this.db.transaction(() => {
+        // Each push re-evaluates the space's push problems: those not seen again are resolved.
+        for (const existing of this.problems.list(space.id)) {
+          if (PUSH_PROBLEM_KINDS.has(existing.kind)) this.problems.remove(existing.id);
+        }
+        for (const problem of report.problems) {
+          this.problems.add({ ...problem, spaceId: space.id, createdAt: now });
+        }
+      })();
+      this.log('info', 'space pushed', {
+        space: space.id,
+        queued: result.queued,
+        pushed: result.pushed,
+        stopped: result.stopped,
+      });
+    } catch (error) {
+      report.error = messageOf(error);
+      this.log('error', 'space push failed', { space: space.id, error: report.error });
+    }
+    return report;
+  }
+
+  /** Mirrors one space at its listed remote revision. Errors end up in the report, not thrown. */
+  private async syncSpace(space: CachedSpace, pushed?: SpaceSyncReport): Promise<SpaceSyncReport> {
+    const report: SpaceSyncReport = pushed ?? {
+      spaceId: space.id,
+      title: space.title,
+      folder: space.folderPath,
+      fromRevision: space.syncedRevision,
+      toRevision: space.syncedRevision,
+      written: [],
+      removed: [],
+      problems: [],
+    };
+    report.pulled = true;
     try {
       await this.pullSpace(space, report);
       this.log('info', 'space synced', {
@@ -419,6 +565,8 @@ export class SyncEngine {
   }
 
   private async pullSpace(space: CachedSpace, report: SpaceSyncReport): Promise<void> {
+    // Files this run's push rewrote (read-back) are pushed edits, not pulled content.
+    const pushWritten = new Set(report.written);
     const revisionId = space.remoteRevision!;
     this.onProgress({ phase: 'fetching', space: space.id, done: 0, total: 1 });
     const revision = await this.fetchRevision(space.id, revisionId);
@@ -440,8 +588,19 @@ export class SyncEngine {
     const pending = this.index.pendingWrites(space.id);
     const cachedFiles = new Map(this.content.files(space.id).map((file) => [file.id, file]));
     const remoteFiles = new Map(revision.files.map((file) => [file.id, file]));
-    const inspect = (relativePath: string) =>
-      this.inspect(spaceRoot, relativePath, byPath.get(relativePath), pending.get(relativePath));
+    // Edits queued or pushed but not in this revision yet are local edits: kept, never replaced.
+    const held = new Set(this.edits.list(space.id).map((edit) => edit.path));
+    const inspect = async (relativePath: string): Promise<LocalState> => {
+      const local = await this.inspect(
+        spaceRoot,
+        relativePath,
+        byPath.get(relativePath),
+        pending.get(relativePath),
+      );
+      return local.kind === 'ours' && held.has(relativePath)
+        ? { kind: 'foreign', hash: local.hash, stats: local.stats }
+        : local;
+    };
 
     const layoutPaths = new Set(layout.map((entry) => entry.path));
     /** The new index, by path. */
@@ -644,7 +803,16 @@ export class SyncEngine {
       this.content.replaceSpaceContent(space.id, revision, fileHashes, now);
       this.spaces.markSynced(space.id, revisionId, now);
       this.index.clearPending(space.id);
-      this.recordProblems(space.id, report.problems, now);
+      this.edits.settle(
+        space.id,
+        next,
+        new Set(report.written.filter((written) => !pushWritten.has(written))),
+      );
+      this.recordProblems(
+        space.id,
+        report.problems.filter((problem) => !PUSH_PROBLEM_KINDS.has(problem.kind)),
+        now,
+      );
     })();
     report.toRevision = revisionId;
   }
@@ -712,6 +880,7 @@ export class SyncEngine {
       const now = this.now();
       this.db.transaction(() => {
         this.index.clearSpace(space.id);
+        this.edits.clearSpace(space.id);
         this.content.clearSpace(space.id);
         if (report.problems.length === 0) {
           this.spaces.deleteSpace(space.id);
@@ -790,6 +959,7 @@ export class SyncEngine {
         this.problems.remove(existing.id);
       } else if (
         existing.kind !== 'kept-deleted' &&
+        !PUSH_PROBLEM_KINDS.has(existing.kind) &&
         !seen.has(`${existing.kind}\0${existing.path}`)
       ) {
         this.problems.remove(existing.id);

@@ -38,20 +38,26 @@ export class StrictBodyValidator {
   }
 
   install(app: FastifyInstance): void {
-    app.addHook('preValidation', async (request) => {
-      const schema: unknown = request.routeOptions.schema?.body;
-      if (!this.strict || typeof schema !== 'object' || schema === null) return;
-      if (request.body === undefined) return;
-      let validate = this.compiled.get(schema);
-      if (validate === undefined) {
-        validate = this.compile(schema);
-        this.compiled.set(schema, validate);
-      }
-      if (validate === null) return;
-      if (!validate(request.body)) {
-        const errors = (validate.errors ?? []) as FastifySchemaValidationError[];
-        throw badRequest(validationMessage(errors, 'body'));
-      }
+    // Callback form: it runs on every request, reads included, and has nothing to wait for.
+    app.addHook('preValidation', (request, _reply, done) => {
+      this.check(request.body, request.routeOptions.schema?.body);
+      done();
     });
+  }
+
+  /** Throws 400 naming the field when `body` breaks `schema` without type coercion. */
+  private check(body: unknown, schema: unknown): void {
+    if (!this.strict || typeof schema !== 'object' || schema === null) return;
+    if (body === undefined) return;
+    let validate = this.compiled.get(schema);
+    if (validate === undefined) {
+      validate = this.compile(schema);
+      this.compiled.set(schema, validate);
+    }
+    if (validate === null) return;
+    if (!validate(body)) {
+      const errors = (validate.errors ?? []) as FastifySchemaValidationError[];
+      throw badRequest(validationMessage(errors, 'body'));
+    }
   }
 }

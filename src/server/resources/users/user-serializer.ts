@@ -7,14 +7,26 @@ export interface UserRow {
   photo_url: string | null;
 }
 
-/** The embedded User object of the spec. */
+/**
+ * The embedded User object of the spec. Two literals rather than a conditional spread: this runs
+ * for every member of a 1,000-member page, and spreading costs several times more.
+ */
 export function serializeUser(row: UserRow, urls: Urls) {
-  return {
-    object: 'user' as const,
-    id: row.id,
-    displayName: row.display_name,
-    email: row.email,
-    ...(row.photo_url ? { photoURL: row.photo_url } : {}),
-    urls: { location: urls.api(`/users/${row.id}`) },
-  };
+  const location = urls.api(`/users/${row.id}`);
+  return row.photo_url
+    ? {
+        object: 'user' as const,
+        id: row.id,
+        displayName: row.display_name,
+        email: row.email,
+        photoURL: row.photo_url,
+        urls: { location },
+      }
+    : {
+        object: 'user' as const,
+        id: row.id,
+        displayName: row.display_name,
+        email: row.email,
+        urls: { location },
+      };
 }

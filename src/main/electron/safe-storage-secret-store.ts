@@ -1,0 +1,97 @@
+import { safeStorage } from 'electron';
+import type { SecretStore } from '../sync/sync-ports';
+
+/** Where the encrypted secrets live; the same read/write/remove contract as the file store. */
+export interface EncryptedBlobFile {
+  read(): Promise<Buffer | undefined>;
+  write(data: Buffer): Promise<void>;
+}
+
+export class SafeStorageUnavailableError extends Error {
+  override name = 'SafeStorageUnavailableError';
+}
+
+/**
+ * The desktop app's secret store: the secrets map is encrypted with Electron's safeStorage (the
+ * OS keychain, DPAPI or libsecret) before it touches the disk. When the OS offers no encryption
+ * (safeStorage unavailable, or Linux's plaintext "basic_text" backend) it refuses to store rather
+ * than silently writing tokens in the clear.
+ */
+export class SafeStorageSecretStore implements SecretStore {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly file: EncryptedBlobFile,
+    private readonly storage: Pick<
+      typeof safeStorage,
+      'isEncryptionAvailable' | 'encryptString' | 'decryptString' | 'getSelectedStorageBackend'
+    > = safeStorage,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  async get(key: string): Promise<string | undefined> {
+    return this.serial(async () => (await this.read())[key]);
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    return this.serial(async () => {
+      const secrets = await this.read();
+      secrets[key] = value;
+      await this.write(secrets);
+    });
+  }
+
+  async delete(key: string): Promise<void> {
+    return this.serial(async () => {
+      const secrets = await this.read();
+      if (!Object.hasOwn(secrets, key)) return;
+      delete secrets[key];
+      await this.write(secrets);
+    });
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(task, task);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private assertEncryption(): void {
+    if (!this.storage.isEncryptionAvailable()) {
+      throw new SafeStorageUnavailableError(
+        'The operating system offers no encrypted storage for secrets',
+      );
+    }
+    if (this.platform === 'linux' && this.storage.getSelectedStorageBackend() === 'basic_text') {
+      throw new SafeStorageUnavailableError(
+        'No keyring is available (safeStorage would store secrets in plain text); install a secret service',
+      );
+    }
+  }
+
+  private async read(): Promise<Record<string, string>> {
+    const blob = await this.file.read();
+    if (!blob) return Object.create(null) as Record<string, string>;
+    this.assertEncryption();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(this.storage.decryptString(blob));
+    } catch {
+      // Never quote the decrypted text: it is the secrets themselves.
+      throw new SafeStorageUnavailableError(
+        'The stored secrets cannot be decrypted on this machine',
+      );
+    }
+    const secrets = Object.create(null) as Record<string, string>;
+    if (parsed && typeof parsed === 'object') {
+      for (const [key, value] of Object.entries(parsed))
+        if (typeof value === 'string') secrets[key] = value;
+    }
+    return secrets;
+  }
+
+  private async write(secrets: Record<string, string>): Promise<void> {
+    this.assertEncryption();
+    await this.file.write(this.storage.encryptString(JSON.stringify(secrets)));
+  }
+}
