@@ -40,12 +40,17 @@ export interface OrganizationPatch {
 
 /** Every SQL statement about organizations and their link invites. */
 export class OrganizationQueries {
-  constructor(private readonly db: Db) {}
+  /** Prepared once: `get` runs on every organization read, and compiling it cost more than running it. */
+  private readonly getStmt;
+
+  constructor(private readonly db: Db) {
+    this.getStmt = db.prepare<[string], OrganizationRow>(
+      'SELECT * FROM organizations WHERE id = ?',
+    );
+  }
 
   get(id: string): OrganizationRow | undefined {
-    return this.db
-      .prepare<[string], OrganizationRow>('SELECT * FROM organizations WHERE id = ?')
-      .get(id);
+    return this.getStmt.get(id);
   }
 
   /** Organizations whose e-mail domains include `domain` (case-insensitive). */

@@ -157,6 +157,7 @@ export function spaceRoutes(app: TypedApp, ctx: ServerContext): void {
       // One statement loads the space, the caller's access and the counts shown.
       const row = queries.getForCaller(spaceId, userId);
       const { role } = access.checkSpace(spaceId, row, 'read');
+      // checkSpace answered 404 if there is no such space.
       return serializeSpace(row!, role, countsOf(row!), urls, request.query.shareKey);
     },
   );
