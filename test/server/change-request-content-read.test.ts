@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPIError, type RevisionPage } from '@gitbook/api';
+import { type RevisionPage } from '@gitbook/api';
 import { RevisionStore } from '../../src/server/content/revision-store';
 import type { RevisionTree, StoredPage } from '../../src/server/content/revision-tree';
 import {
   ChangeRequestQueries,
   type ChangeRequestRow,
 } from '../../src/server/resources/change-requests/change-request-queries';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import {
+  clientFailure,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { TOKENS, contentFixture } from '../support/test-fixture';
 
 let t: TestServer;
@@ -45,15 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<number> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error('expected a GitBookAPIError');
-  return error.code;
-}
 
 function liveRevision(spaceId: string): string {
   return (
@@ -169,11 +165,11 @@ describe('change request content (GET …/change-requests/{CR}/content)', () => 
     const download = await fetch(file.downloadURL);
     expect(download.status).toBe(200);
     expect(await download.text()).toBe('shot');
-    expect(await failure(spaces.getFileInChangeRequestById('s-handbook', cr.id, 'f-nope'))).toBe(
-      404,
-    );
+    expect(
+      await clientFailure(spaces.getFileInChangeRequestById('s-handbook', cr.id, 'f-nope')),
+    ).toBe(404);
     // The file only exists in the change request.
-    expect(await failure(spaces.getFileById('s-handbook', 'f-shot'))).toBe(404);
+    expect(await clientFailure(spaces.getFileById('s-handbook', 'f-shot'))).toBe(404);
   });
 
   it('reads a page by id (format none, markdown, document) and by path', async () => {
@@ -211,31 +207,41 @@ describe('change request content (GET …/change-requests/{CR}/content)', () => 
       )
     ).data;
     expect(byPath).toMatchObject({ id: 'p-new', markdown: '# Troubleshooting\n' });
-    expect(await failure(spaces.getPageInChangeRequestById('s-handbook', cr.id, 'p-nope'))).toBe(
-      404,
-    );
-    expect(await failure(spaces.getPageInChangeRequestByPath('s-handbook', cr.id, 'nope'))).toBe(
-      404,
-    );
+    expect(
+      await clientFailure(spaces.getPageInChangeRequestById('s-handbook', cr.id, 'p-nope')),
+    ).toBe(404);
+    expect(
+      await clientFailure(spaces.getPageInChangeRequestByPath('s-handbook', cr.id, 'nope')),
+    ).toBe(404);
     // Not in main.
-    expect(await failure(spaces.getPageByPath('s-handbook', 'guides/troubleshooting'))).toBe(404);
+    expect(await clientFailure(spaces.getPageByPath('s-handbook', 'guides/troubleshooting'))).toBe(
+      404,
+    );
   });
 
   it('answers 404 for unknown change requests, those of another space, another organization and guests', async () => {
     const other = queries.create('s-api', 'u-ada', 'Elsewhere', liveRevision('s-api'), NOW);
     const spaces = t.client(TOKENS.ada).spaces;
-    expect(await failure(spaces.getRevisionOfChangeRequestById('s-handbook', 'cr-nope'))).toBe(404);
-    expect(await failure(spaces.getRevisionOfChangeRequestById('s-handbook', '999'))).toBe(404);
-    expect(await failure(spaces.getRevisionOfChangeRequestById('s-handbook', other.id))).toBe(404);
-    expect(await failure(spaces.listPagesInChangeRequest('s-handbook', other.id))).toBe(404);
-    expect(await failure(spaces.getChangeRequestChanges('s-handbook', other.id))).toBe(404);
+    expect(
+      await clientFailure(spaces.getRevisionOfChangeRequestById('s-handbook', 'cr-nope')),
+    ).toBe(404);
+    expect(await clientFailure(spaces.getRevisionOfChangeRequestById('s-handbook', '999'))).toBe(
+      404,
+    );
+    expect(await clientFailure(spaces.getRevisionOfChangeRequestById('s-handbook', other.id))).toBe(
+      404,
+    );
+    expect(await clientFailure(spaces.listPagesInChangeRequest('s-handbook', other.id))).toBe(404);
+    expect(await clientFailure(spaces.getChangeRequestChanges('s-handbook', other.id))).toBe(404);
     expect((await spaces.getRevisionOfChangeRequestById('s-api', other.id)).status).toBe(200);
 
     const eve = t.client(TOKENS.eve).spaces;
-    expect(await failure(eve.getRevisionOfChangeRequestById('s-handbook', cr.id))).toBe(404);
-    expect(await failure(eve.getPageInChangeRequestById('s-handbook', cr.id, 'p-setup'))).toBe(404);
+    expect(await clientFailure(eve.getRevisionOfChangeRequestById('s-handbook', cr.id))).toBe(404);
+    expect(
+      await clientFailure(eve.getPageInChangeRequestById('s-handbook', cr.id, 'p-setup')),
+    ).toBe(404);
     const gus = t.client(TOKENS.gus).spaces;
-    expect(await failure(gus.getRevisionOfChangeRequestById('s-api', other.id))).toBe(404);
+    expect(await clientFailure(gus.getRevisionOfChangeRequestById('s-api', other.id))).toBe(404);
     expect((await gus.getRevisionOfChangeRequestById('s-handbook', cr.id)).status).toBe(200);
 
     for (const suffix of [

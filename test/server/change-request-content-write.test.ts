@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  GitBookAPIError,
   type ChangeRequest,
   type ChangeRequestContentChange,
   type ChangeRequestContentUpdate,
@@ -9,7 +8,12 @@ import {
 import { RevisionStore } from '../../src/server/content/revision-store';
 import type { FixturePage } from '../../src/server/fixture/fixture-schema';
 import { urlFetcherFor } from '../../src/server/resources/change-requests/url-fetcher';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import {
+  clientError,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { PNG_BASE64, TOKENS, testFixture } from '../support/test-fixture';
 
 let t: TestServer;
@@ -34,15 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<GitBookAPIError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error('expected a GitBookAPIError');
-  return error;
-}
 
 async function newChangeRequest(spaceId = 's-handbook', token: string = TOKENS.dora) {
   const { data } = await t.client(token).spaces.createChangeRequest(spaceId, { subject: 'Edits' });
@@ -407,7 +402,7 @@ describe('POST …/change-requests/{CR}/content (updateChangeRequestContent)', (
     await expectError(await t.request('POST', path, null, body), 401);
     expect(
       (
-        await failure(
+        await clientError(
           t
             .client(TOKENS.eve)
             .spaces.updateChangeRequestContent('s-handbook', cr.id, body as never),
@@ -416,7 +411,7 @@ describe('POST …/change-requests/{CR}/content (updateChangeRequestContent)', (
     ).toBe(404);
     expect(
       (
-        await failure(
+        await clientError(
           t
             .client(TOKENS.dora)
             .spaces.updateChangeRequestContent('s-handbook', 'cr-unknown', body as never),
@@ -425,7 +420,7 @@ describe('POST …/change-requests/{CR}/content (updateChangeRequestContent)', (
     ).toBe(404);
     expect(
       (
-        await failure(
+        await clientError(
           t
             .client(TOKENS.dora)
             .spaces.updateChangeRequestContent('s-handbook', '999', body as never),
@@ -434,7 +429,7 @@ describe('POST …/change-requests/{CR}/content (updateChangeRequestContent)', (
     ).toBe(404);
     expect(
       (
-        await failure(
+        await clientError(
           t
             .client(TOKENS.cara)
             .spaces.updateChangeRequestContent('s-handbook', cr.id, body as never),
@@ -443,7 +438,7 @@ describe('POST …/change-requests/{CR}/content (updateChangeRequestContent)', (
     ).toBe(403);
     expect(
       (
-        await failure(
+        await clientError(
           t
             .client(TOKENS.finn)
             .spaces.updateChangeRequestContent('s-handbook', cr.id, body as never),

@@ -2,13 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ChangeRequestReviewStatus,
   ChangeRequestStatus,
-  GitBookAPIError,
   SpaceEditMode,
   type ChangeRequest,
   type ChangeRequestContentChange,
   type RevisionPage,
 } from '@gitbook/api';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import {
+  clientError,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 
 let t: TestServer;
@@ -68,15 +72,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<GitBookAPIError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error('expected a GitBookAPIError');
-  return error;
-}
 
 const api = (token: string = TOKENS.dora) => t.client(token).spaces;
 
@@ -164,13 +159,15 @@ describe('change requests: create, read, list, patch', () => {
       .data;
     expect(byId).toEqual(cr);
     expect(byNumber).toEqual(cr);
-    expect((await failure(api().getChangeRequestById('s-handbook', 'nope'))).code).toBe(404);
-    expect((await failure(api().getChangeRequestById('s-handbook', '9999'))).code).toBe(404);
+    expect((await clientError(api().getChangeRequestById('s-handbook', 'nope'))).code).toBe(404);
+    expect((await clientError(api().getChangeRequestById('s-handbook', '9999'))).code).toBe(404);
     // A change request is only found through its own space.
-    expect((await failure(api(TOKENS.ada).getChangeRequestById('s-api', cr.id))).code).toBe(404);
-    expect((await failure(api(TOKENS.eve).getChangeRequestById('s-handbook', cr.id))).code).toBe(
+    expect((await clientError(api(TOKENS.ada).getChangeRequestById('s-api', cr.id))).code).toBe(
       404,
     );
+    expect(
+      (await clientError(api(TOKENS.eve).getChangeRequestById('s-handbook', cr.id))).code,
+    ).toBe(404);
     await expectError(
       await t.request('GET', `/v1/spaces/s-handbook/change-requests/${cr.id}`, null),
       401,
@@ -178,9 +175,9 @@ describe('change requests: create, read, list, patch', () => {
   });
 
   it('refuses creation below edit, outside the organization, and over the limits', async () => {
-    expect((await failure(create('s-handbook', 'x', TOKENS.finn))).code).toBe(403);
-    expect((await failure(create('s-handbook', 'x', TOKENS.cara))).code).toBe(403);
-    expect((await failure(create('s-handbook', 'x', TOKENS.eve))).code).toBe(404);
+    expect((await clientError(create('s-handbook', 'x', TOKENS.finn))).code).toBe(403);
+    expect((await clientError(create('s-handbook', 'x', TOKENS.cara))).code).toBe(403);
+    expect((await clientError(create('s-handbook', 'x', TOKENS.eve))).code).toBe(404);
     await expectError(
       await t.request('POST', '/v1/spaces/s-handbook/change-requests', null, {}),
       401,
@@ -265,7 +262,9 @@ describe('change requests: create, read, list, patch', () => {
     expect(seen).toEqual(all.items.map((cr) => cr.id));
     expect(new Set(seen).size).toBe(all.count);
     expect(all.count).toBeGreaterThanOrEqual(4);
-    expect((await failure(api(TOKENS.eve).listChangeRequestsForSpace('s-merge'))).code).toBe(404);
+    expect((await clientError(api(TOKENS.eve).listChangeRequestsForSpace('s-merge'))).code).toBe(
+      404,
+    );
   });
 
   it('patches subject and status; merged only by merging; only the creator or a reviewer', async () => {
@@ -303,21 +302,21 @@ describe('change requests: create, read, list, patch', () => {
     const bobs = await create('s-handbook', "Bob's", TOKENS.bob);
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.dora).updateChangeRequestById('s-handbook', bobs.id, { subject: 'x' }),
         )
       ).code,
     ).toBe(403);
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.cara).updateChangeRequestById('s-handbook', cr.id, { subject: 'x' }),
         )
       ).code,
     ).toBe(403);
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.eve).updateChangeRequestById('s-handbook', cr.id, { subject: 'x' }),
         )
       ).code,
@@ -382,7 +381,9 @@ describe('merging and updating change requests', () => {
       },
     ]);
     const written = await get(cr);
-    expect((await failure(api(TOKENS.dora).mergeChangeRequest('s-merge', cr.id))).code).toBe(403);
+    expect((await clientError(api(TOKENS.dora).mergeChangeRequest('s-merge', cr.id))).code).toBe(
+      403,
+    );
     const { data } = await api(TOKENS.cleo).mergeChangeRequest('s-merge', String(cr.number));
     expect(data.result).toBe('merge');
     expect(data.revision).not.toBe(before);
@@ -413,18 +414,22 @@ describe('merging and updating change requests', () => {
     expect(revision.parents).toEqual([before, written.revision]);
 
     // A merged change request is final.
-    expect((await failure(api(TOKENS.cleo).mergeChangeRequest('s-merge', cr.id))).code).toBe(409);
-    expect((await failure(api(TOKENS.dora).updateChangeRequest('s-merge', cr.id))).code).toBe(409);
+    expect((await clientError(api(TOKENS.cleo).mergeChangeRequest('s-merge', cr.id))).code).toBe(
+      409,
+    );
+    expect((await clientError(api(TOKENS.dora).updateChangeRequest('s-merge', cr.id))).code).toBe(
+      409,
+    );
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.dora).updateChangeRequestById('s-merge', cr.id, { status: 'open' }),
         )
       ).code,
     ).toBe(409);
     expect(
       (
-        await failure(
+        await clientError(
           api().updateChangeRequestContent('s-merge', cr.id, {
             changes: [{ operation: 'delete_page', page: 'm-faq' }],
           }),
@@ -551,21 +556,27 @@ describe('merging and updating change requests', () => {
     const cr = await create('s-merge', 'Locked out');
     await api(TOKENS.ada).updateSpaceById('s-merge', { editMode: SpaceEditMode.Locked });
     try {
-      const error = await failure(api(TOKENS.cleo).mergeChangeRequest('s-merge', cr.id));
+      const error = await clientError(api(TOKENS.cleo).mergeChangeRequest('s-merge', cr.id));
       expect(error.code).toBe(403);
       expect(error.errorMessage).toMatch(/locked/);
     } finally {
       await api(TOKENS.ada).updateSpaceById('s-merge', { editMode: SpaceEditMode.Live });
     }
     await api().updateChangeRequestById('s-merge', cr.id, { status: 'archived' });
-    expect((await failure(api(TOKENS.cleo).mergeChangeRequest('s-merge', cr.id))).code).toBe(409);
-    expect((await failure(api().updateChangeRequest('s-merge', cr.id))).code).toBe(409);
-    expect((await failure(api(TOKENS.eve).mergeChangeRequest('s-merge', cr.id))).code).toBe(404);
+    expect((await clientError(api(TOKENS.cleo).mergeChangeRequest('s-merge', cr.id))).code).toBe(
+      409,
+    );
+    expect((await clientError(api().updateChangeRequest('s-merge', cr.id))).code).toBe(409);
+    expect((await clientError(api(TOKENS.eve).mergeChangeRequest('s-merge', cr.id))).code).toBe(
+      404,
+    );
     await expectError(
       await t.request('POST', `/v1/spaces/s-merge/change-requests/${cr.id}/merge`, null),
       401,
     );
-    expect((await failure(api(TOKENS.cara).updateChangeRequest('s-merge', cr.id))).code).toBe(403);
+    expect((await clientError(api(TOKENS.cara).updateChangeRequest('s-merge', cr.id))).code).toBe(
+      403,
+    );
   });
 });
 
@@ -638,14 +649,14 @@ describe('reviews and requested reviewers', () => {
     // Nobody reviews their own change request; Cara (read) may not review at all.
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.dora).submitChangeRequestReview('s-handbook', cr.id, { status: APPROVED }),
         )
       ).code,
     ).toBe(403);
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.cara).submitChangeRequestReview('s-handbook', cr.id, { status: APPROVED }),
         )
       ).code,
@@ -684,7 +695,7 @@ describe('reviews and requested reviewers', () => {
     // Finn was not asked again: a second review needs the review role.
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.finn).submitChangeRequestReview('s-handbook', cr.id, { status: APPROVED }),
         )
       ).code,
@@ -708,10 +719,10 @@ describe('reviews and requested reviewers', () => {
     const one = (await api().getChangeRequestReviewById('s-handbook', cr.id, first.id)).data;
     expect(one).toEqual({ ...first, outdated: true });
     expect(
-      (await failure(api().getChangeRequestReviewById('s-handbook', cr.id, 'nope'))).code,
+      (await clientError(api().getChangeRequestReviewById('s-handbook', cr.id, 'nope'))).code,
     ).toBe(404);
     expect(
-      (await failure(api(TOKENS.eve).getReviewsByChangeRequestId('s-handbook', cr.id))).code,
+      (await clientError(api(TOKENS.eve).getReviewsByChangeRequestId('s-handbook', cr.id))).code,
     ).toBe(404);
 
     const bad = await t.request(
@@ -754,7 +765,7 @@ describe('reviews and requested reviewers', () => {
     ).toMatch(/body\.users/);
     expect(
       (
-        await failure(
+        await clientError(
           api(TOKENS.finn).requestReviewersForChangeRequest('s-handbook', cr.id, {
             users: ['u-cleo'],
           }),
@@ -820,16 +831,16 @@ describe('change request PDF', () => {
     const widened = only.url.replace('only=true&', '');
     await expectError(await fetch(widened), 404);
 
-    expect((await failure(api().getChangeRequestPdf('s-pdf', cr.id, { page: 'nope' }))).code).toBe(
-      404,
-    );
+    expect(
+      (await clientError(api().getChangeRequestPdf('s-pdf', cr.id, { page: 'nope' }))).code,
+    ).toBe(404);
     const onlyWithoutPage = await t.request(
       'GET',
       `/v1/spaces/s-pdf/change-requests/${cr.id}/pdf?only=true`,
       TOKENS.dora,
     );
     expect(await expectError(onlyWithoutPage, 400)).toMatch(/query\.only/);
-    expect((await failure(api(TOKENS.eve).getChangeRequestPdf('s-pdf', cr.id))).code).toBe(404);
+    expect((await clientError(api(TOKENS.eve).getChangeRequestPdf('s-pdf', cr.id))).code).toBe(404);
     await expectError(
       await t.request('GET', `/v1/spaces/s-pdf/change-requests/${cr.id}/pdf`, null),
       401,

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPIError, MemberRole, type Collection } from '@gitbook/api';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import { MemberRole, type Collection } from '@gitbook/api';
+import {
+  clientFailure,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 
 let t: TestServer;
@@ -10,16 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** The status of a published-client call that must fail. */
-async function failure(promise: Promise<unknown>): Promise<number> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error('expected a GitBookAPIError');
-  return error.code;
-}
 
 async function createCollection(title: string, parent?: string): Promise<Collection> {
   const { data } = await t
@@ -79,10 +74,18 @@ describe('get collection', () => {
 
   it('answers 401, 404 outside the organization and 403 for guests', async () => {
     await expectError(await t.request('GET', '/v1/collections/c-guides', null), 401);
-    expect(await failure(t.client(TOKENS.eve).collections.getCollectionById('c-guides'))).toBe(404);
-    expect(await failure(t.client(TOKENS.ada).collections.getCollectionById('c-other'))).toBe(404);
-    expect(await failure(t.client(TOKENS.ada).collections.getCollectionById('c-nope'))).toBe(404);
-    expect(await failure(t.client(TOKENS.gus).collections.getCollectionById('c-guides'))).toBe(403);
+    expect(
+      await clientFailure(t.client(TOKENS.eve).collections.getCollectionById('c-guides')),
+    ).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.ada).collections.getCollectionById('c-other'))).toBe(
+      404,
+    );
+    expect(await clientFailure(t.client(TOKENS.ada).collections.getCollectionById('c-nope'))).toBe(
+      404,
+    );
+    expect(
+      await clientFailure(t.client(TOKENS.gus).collections.getCollectionById('c-guides')),
+    ).toBe(403);
   });
 });
 
@@ -129,16 +132,16 @@ describe('create collection', () => {
   it('needs a token, membership and the create role', async () => {
     await expectError(await t.request('POST', '/v1/orgs/o-acme/collections', null, {}), 401);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.createCollection('o-acme', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.eve).orgs.createCollection('o-acme', { title: 'x' })),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.cleo).orgs.createCollection('o-acme', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.cleo).orgs.createCollection('o-acme', { title: 'x' })),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.cara).orgs.createCollection('o-acme', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.cara).orgs.createCollection('o-acme', { title: 'x' })),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.gus).orgs.createCollection('o-acme', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.gus).orgs.createCollection('o-acme', { title: 'x' })),
     ).toBe(403);
   });
 });
@@ -189,22 +192,22 @@ describe('update collection', () => {
       401,
     );
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.eve).collections.updateCollectionById('c-guides', { title: 'x' }),
       ),
     ).toBe(404);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.bob).collections.updateCollectionById('c-guides', { title: 'x' }),
       ),
     ).toBe(403);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.cara).collections.updateCollectionById('c-guides', { title: 'x' }),
       ),
     ).toBe(403);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.gus).collections.updateCollectionById('c-guides', { title: 'x' }),
       ),
     ).toBe(403);
@@ -236,10 +239,10 @@ describe('list collections of an organization', () => {
   it('needs a token, membership and a role', async () => {
     await expectError(await t.request('GET', '/v1/orgs/o-acme/collections', null), 401);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.listCollectionsInOrganizationById('o-acme')),
+      await clientFailure(t.client(TOKENS.eve).orgs.listCollectionsInOrganizationById('o-acme')),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.gus).orgs.listCollectionsInOrganizationById('o-acme')),
+      await clientFailure(t.client(TOKENS.gus).orgs.listCollectionsInOrganizationById('o-acme')),
     ).toBe(403);
     const limit = await expectError(
       await t.request('GET', '/v1/orgs/o-acme/collections?limit=1001', TOKENS.ada),
@@ -322,13 +325,13 @@ describe('spaces of a collection', () => {
   it('needs a token, membership and a role', async () => {
     await expectError(await t.request('GET', '/v1/collections/c-guides/spaces', null), 401);
     expect(
-      await failure(t.client(TOKENS.eve).collections.listSpacesInCollectionById('c-guides')),
+      await clientFailure(t.client(TOKENS.eve).collections.listSpacesInCollectionById('c-guides')),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.ada).collections.listSpacesInCollectionById('c-nope')),
+      await clientFailure(t.client(TOKENS.ada).collections.listSpacesInCollectionById('c-nope')),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.gus).collections.listSpacesInCollectionById('c-guides')),
+      await clientFailure(t.client(TOKENS.gus).collections.listSpacesInCollectionById('c-guides')),
     ).toBe(403);
     const limit = await expectError(
       await t.request('GET', '/v1/collections/c-guides/spaces?limit=1001', TOKENS.ada),
@@ -393,17 +396,17 @@ describe('move collection', () => {
       401,
     );
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.eve).collections.moveCollection('c-advanced', { parent: null }),
       ),
     ).toBe(404);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.cara).collections.moveCollection('c-advanced', { parent: null }),
       ),
     ).toBe(403);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.gus).collections.moveCollection('c-advanced', { parent: null }),
       ),
     ).toBe(403);
@@ -423,7 +426,7 @@ describe('delete collection', () => {
 
     const response = await ada.collections.deleteCollectionById(inner.id);
     expect(response.status).toBe(205);
-    expect(await failure(ada.collections.getCollectionById(inner.id))).toBe(404);
+    expect(await clientFailure(ada.collections.getCollectionById(inner.id))).toBe(404);
     expect((await ada.collections.getCollectionById(innermost.id)).data.parent).toBe(outer.id);
     expect((await ada.spaces.getSpaceById(kept.id)).data.parent).toBe(outer.id);
     expect((await ada.spaces.restoreSpace(trashed.id)).data.parent).toBe(outer.id);
@@ -438,18 +441,18 @@ describe('delete collection', () => {
 
   it('needs a token and the admin role', async () => {
     await expectError(await t.request('DELETE', '/v1/collections/c-guides', null), 401);
-    expect(await failure(t.client(TOKENS.eve).collections.deleteCollectionById('c-guides'))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.ada).collections.deleteCollectionById('c-nope'))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.bob).collections.deleteCollectionById('c-guides'))).toBe(
-      403,
-    );
-    expect(await failure(t.client(TOKENS.gus).collections.deleteCollectionById('c-guides'))).toBe(
-      403,
-    );
+    expect(
+      await clientFailure(t.client(TOKENS.eve).collections.deleteCollectionById('c-guides')),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.ada).collections.deleteCollectionById('c-nope')),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.bob).collections.deleteCollectionById('c-guides')),
+    ).toBe(403);
+    expect(
+      await clientFailure(t.client(TOKENS.gus).collections.deleteCollectionById('c-guides')),
+    ).toBe(403);
   });
 });
 
@@ -497,14 +500,16 @@ describe('transfer collection', () => {
     const partner = await ada.orgs.listSpacesInOrganizationById('o-partner');
     expect(partner.data.items.map((s) => s.id)).toEqual(['s-api']);
     // Acme members lose sight of it.
-    expect(await failure(x.client(TOKENS.cara).collections.getCollectionById('c-guides'))).toBe(
-      404,
-    );
-    expect(await failure(x.client(TOKENS.cara).spaces.getSpaceById('s-api'))).toBe(404);
+    expect(
+      await clientFailure(x.client(TOKENS.cara).collections.getCollectionById('c-guides')),
+    ).toBe(404);
+    expect(await clientFailure(x.client(TOKENS.cara).spaces.getSpaceById('s-api'))).toBe(404);
     // Back again, so it is not a no-op; the same organization answers 409.
     await ada.collections.transferCollection('c-guides', { organization: 'o-acme' });
     expect(
-      await failure(ada.collections.transferCollection('c-guides', { organization: 'o-acme' })),
+      await clientFailure(
+        ada.collections.transferCollection('c-guides', { organization: 'o-acme' }),
+      ),
     ).toBe(409);
   });
 
@@ -522,21 +527,27 @@ describe('transfer collection', () => {
     );
     const client = (token: string) => x.client(token).collections;
     expect(
-      await failure(client(TOKENS.eve).transferCollection('c-guides', { organization: 'o-other' })),
+      await clientFailure(
+        client(TOKENS.eve).transferCollection('c-guides', { organization: 'o-other' }),
+      ),
     ).toBe(404);
     expect(
-      await failure(client(TOKENS.ada).transferCollection('c-guides', { organization: 'o-other' })),
+      await clientFailure(
+        client(TOKENS.ada).transferCollection('c-guides', { organization: 'o-other' }),
+      ),
     ).toBe(404);
     expect(
-      await failure(client(TOKENS.ada).transferCollection('c-nope', { organization: 'o-partner' })),
+      await clientFailure(
+        client(TOKENS.ada).transferCollection('c-nope', { organization: 'o-partner' }),
+      ),
     ).toBe(404);
     expect(
-      await failure(
+      await clientFailure(
         client(TOKENS.bob).transferCollection('c-guides', { organization: 'o-partner' }),
       ),
     ).toBe(403);
     expect(
-      await failure(
+      await clientFailure(
         client('tok-max').transferCollection('c-guides', { organization: 'o-partner' }),
       ),
     ).toBe(403);

@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPIError, MemberRole } from '@gitbook/api';
+import { MemberRole } from '@gitbook/api';
 import { ManualClock } from '../../src/server/clock';
 import type { Db } from '../../src/server/db/open-database';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import {
+  clientFailure,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { TOKENS } from '../support/test-fixture';
 
 const ORG = 'o-acme';
 const MEMBERS = `/v1/orgs/${ORG}/members`;
-
-/** The status of a failed client call (the client throws on any non-2xx). */
-async function failure(call: Promise<unknown>): Promise<number> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error(`Expected a GitBookAPIError`);
-  return error.code;
-}
 
 interface Listed<T> {
   items: T[];
@@ -171,8 +166,12 @@ describe('organization members: reading', () => {
 
   it('answers 401 without a token, 404 to outsiders and 403 to guests', async () => {
     await expectError(await t.request('GET', MEMBERS, null), 401);
-    expect(await failure(t.client(TOKENS.eve).orgs.listMembersInOrganizationById(ORG))).toBe(404);
-    expect(await failure(t.client(TOKENS.gus).orgs.listMembersInOrganizationById(ORG))).toBe(403);
+    expect(await clientFailure(t.client(TOKENS.eve).orgs.listMembersInOrganizationById(ORG))).toBe(
+      404,
+    );
+    expect(await clientFailure(t.client(TOKENS.gus).orgs.listMembersInOrganizationById(ORG))).toBe(
+      403,
+    );
   });
 
   it('gets one member', async () => {
@@ -182,19 +181,19 @@ describe('organization members: reading', () => {
     // A guest may read their own membership only.
     const self = await t.client(TOKENS.gus).orgs.getMemberInOrganizationById(ORG, 'u-gus');
     expect(self.data.role).toBeNull();
-    expect(await failure(t.client(TOKENS.gus).orgs.getMemberInOrganizationById(ORG, 'u-ada'))).toBe(
-      403,
-    );
     expect(
-      await failure(t.client(TOKENS.ada).orgs.getMemberInOrganizationById(ORG, 'u-nope')),
+      await clientFailure(t.client(TOKENS.gus).orgs.getMemberInOrganizationById(ORG, 'u-ada')),
+    ).toBe(403);
+    expect(
+      await clientFailure(t.client(TOKENS.ada).orgs.getMemberInOrganizationById(ORG, 'u-nope')),
     ).toBe(404);
     // Eve exists, but not in Acme; and Acme does not exist for Eve.
-    expect(await failure(t.client(TOKENS.ada).orgs.getMemberInOrganizationById(ORG, 'u-eve'))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.eve).orgs.getMemberInOrganizationById(ORG, 'u-ada'))).toBe(
-      404,
-    );
+    expect(
+      await clientFailure(t.client(TOKENS.ada).orgs.getMemberInOrganizationById(ORG, 'u-eve')),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.eve).orgs.getMemberInOrganizationById(ORG, 'u-ada')),
+    ).toBe(404);
     await expectError(await t.request('GET', `${MEMBERS}/u-ada`, null), 401);
   });
 
@@ -248,16 +247,16 @@ describe('organization members: reading', () => {
 
   it("guards a member's spaces: admins or the member themself", async () => {
     expect(
-      await failure(t.client(TOKENS.cara).orgs.listSpacesForOrganizationMember(ORG, 'u-bob')),
+      await clientFailure(t.client(TOKENS.cara).orgs.listSpacesForOrganizationMember(ORG, 'u-bob')),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.gus).orgs.listSpacesForOrganizationMember(ORG, 'u-bob')),
+      await clientFailure(t.client(TOKENS.gus).orgs.listSpacesForOrganizationMember(ORG, 'u-bob')),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.listSpacesForOrganizationMember(ORG, 'u-bob')),
+      await clientFailure(t.client(TOKENS.eve).orgs.listSpacesForOrganizationMember(ORG, 'u-bob')),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.ada).orgs.listSpacesForOrganizationMember(ORG, 'u-nope')),
+      await clientFailure(t.client(TOKENS.ada).orgs.listSpacesForOrganizationMember(ORG, 'u-nope')),
     ).toBe(404);
     await expectError(await t.request('GET', `${MEMBERS}/u-bob/spaces`, null), 401);
     const limit = await expectError(
@@ -284,13 +283,13 @@ describe('organization members: reading', () => {
     const own = await t.client(TOKENS.gus).orgs.listTeamsForOrganizationMember(ORG, 'u-gus');
     expect(own.data.count).toBe(teamsOf(t.db, 'u-gus'));
     expect(
-      await failure(t.client(TOKENS.gus).orgs.listTeamsForOrganizationMember(ORG, 'u-bob')),
+      await clientFailure(t.client(TOKENS.gus).orgs.listTeamsForOrganizationMember(ORG, 'u-bob')),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.listTeamsForOrganizationMember(ORG, 'u-bob')),
+      await clientFailure(t.client(TOKENS.eve).orgs.listTeamsForOrganizationMember(ORG, 'u-bob')),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.ada).orgs.listTeamsForOrganizationMember(ORG, 'u-nope')),
+      await clientFailure(t.client(TOKENS.ada).orgs.listTeamsForOrganizationMember(ORG, 'u-nope')),
     ).toBe(404);
     await expectError(await t.request('GET', `${MEMBERS}/u-bob/teams`, null), 401);
     const limit = await expectError(
@@ -326,9 +325,9 @@ describe('organization members: changes', () => {
     expect((await t.client(TOKENS.gus).orgs.updateOrganizationMemberLastSeenAt(ORG)).status).toBe(
       200,
     );
-    expect(await failure(t.client(TOKENS.eve).orgs.updateOrganizationMemberLastSeenAt(ORG))).toBe(
-      404,
-    );
+    expect(
+      await clientFailure(t.client(TOKENS.eve).orgs.updateOrganizationMemberLastSeenAt(ORG)),
+    ).toBe(404);
     await expectError(await t.request('POST', `/v1/orgs/${ORG}/ping`, null), 401);
   });
 
@@ -346,17 +345,19 @@ describe('organization members: changes', () => {
     expect(back.data.spaces).toBe(liveSpaces(t.db));
 
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.bob).orgs.updateMemberInOrganizationById(ORG, 'u-cara', {
           role: MemberRole.Admin,
         }),
       ),
     ).toBe(403);
     expect(
-      await failure(api.updateMemberInOrganizationById(ORG, 'u-nope', { role: MemberRole.Read })),
+      await clientFailure(
+        api.updateMemberInOrganizationById(ORG, 'u-nope', { role: MemberRole.Read }),
+      ),
     ).toBe(404);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.eve).orgs.updateMemberInOrganizationById(ORG, 'u-cara', { role: null }),
       ),
     ).toBe(404);
@@ -401,13 +402,19 @@ describe('organization members: changes', () => {
       .orgs.setUserAsSsoMemberForOrganization(ORG, 'u-dora');
     expect(data).toMatchObject({ object: 'member', id: 'u-dora', sso: true });
     expect(
-      await failure(t.client(TOKENS.bob).orgs.setUserAsSsoMemberForOrganization(ORG, 'u-dora')),
+      await clientFailure(
+        t.client(TOKENS.bob).orgs.setUserAsSsoMemberForOrganization(ORG, 'u-dora'),
+      ),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.ada).orgs.setUserAsSsoMemberForOrganization(ORG, 'u-nope')),
+      await clientFailure(
+        t.client(TOKENS.ada).orgs.setUserAsSsoMemberForOrganization(ORG, 'u-nope'),
+      ),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.setUserAsSsoMemberForOrganization(ORG, 'u-dora')),
+      await clientFailure(
+        t.client(TOKENS.eve).orgs.setUserAsSsoMemberForOrganization(ORG, 'u-dora'),
+      ),
     ).toBe(404);
     await expectError(await t.request('POST', `${MEMBERS}/u-dora/sso`, null), 401);
   });
@@ -417,7 +424,7 @@ describe('organization members: changes', () => {
     const writersBefore = (await api.getTeamInOrganizationById(ORG, 't-writers')).data.members;
     const removed = await api.removeMemberFromOrganizationById(ORG, 'u-dora');
     expect(removed.status).toBe(204);
-    expect(await failure(api.getMemberInOrganizationById(ORG, 'u-dora'))).toBe(404);
+    expect(await clientFailure(api.getMemberInOrganizationById(ORG, 'u-dora'))).toBe(404);
     const writers = (await api.getTeamInOrganizationById(ORG, 't-writers')).data;
     expect(writers.members).toBe(writersBefore - 1);
     expect(teamsOf(t.db, 'u-dora')).toBe(0);
@@ -432,21 +439,25 @@ describe('organization members: changes', () => {
     const list = await api.listMembersInOrganizationById(ORG);
     expect(list.data.items.map((m) => m.id)).not.toContain('u-dora');
     expect(list.data.count).toBe(memberIds(t.db, 'DESC', 'joined_at').length);
-    expect(await failure(api.removeMemberFromOrganizationById(ORG, 'u-dora'))).toBe(404);
+    expect(await clientFailure(api.removeMemberFromOrganizationById(ORG, 'u-dora'))).toBe(404);
   });
 
   it('lets a member leave but not remove others', async () => {
     expect(
-      await failure(t.client(TOKENS.cara).orgs.removeMemberFromOrganizationById(ORG, 'u-bob')),
+      await clientFailure(
+        t.client(TOKENS.cara).orgs.removeMemberFromOrganizationById(ORG, 'u-bob'),
+      ),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.removeMemberFromOrganizationById(ORG, 'u-bob')),
+      await clientFailure(t.client(TOKENS.eve).orgs.removeMemberFromOrganizationById(ORG, 'u-bob')),
     ).toBe(404);
     await expectError(await t.request('DELETE', `${MEMBERS}/u-bob`, null), 401);
     const left = await t.client(TOKENS.finn).orgs.removeMemberFromOrganizationById(ORG, 'u-finn');
     expect(left.status).toBe(204);
     // Finn is no longer in Acme: Acme no longer exists for him.
-    expect(await failure(t.client(TOKENS.finn).orgs.listMembersInOrganizationById(ORG))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.finn).orgs.listMembersInOrganizationById(ORG))).toBe(
+      404,
+    );
   });
 });
 

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPIError, type RevisionFile, type RevisionPage } from '@gitbook/api';
+import { type RevisionFile, type RevisionPage } from '@gitbook/api';
 import { RevisionStore } from '../../src/server/content/revision-store';
 import type { RevisionTree, StoredPage } from '../../src/server/content/revision-tree';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import {
+  clientFailure,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { PNG_BASE64, TOKENS, contentFixture } from '../support/test-fixture';
 
 let t: TestServer;
@@ -12,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** The status of a published-client call that must fail. */
-async function failure(promise: Promise<unknown>): Promise<number> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error('expected a GitBookAPIError');
-  return error.code;
-}
 
 function liveRevision(spaceId: string): string {
   return (
@@ -180,9 +175,11 @@ describe('current revision (GET /spaces/{spaceId}/content)', () => {
 
   it('checks access: 401 without a token, 404 for another organization and for a guest without access', async () => {
     await expectError(await t.request('GET', '/v1/spaces/s-handbook/content', null), 401);
-    expect(await failure(t.client(TOKENS.eve).spaces.getCurrentRevision('s-handbook'))).toBe(404);
-    expect(await failure(t.client(TOKENS.gus).spaces.getCurrentRevision('s-api'))).toBe(404);
-    expect(await failure(t.client(TOKENS.ada).spaces.getCurrentRevision('s-nope'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.eve).spaces.getCurrentRevision('s-handbook'))).toBe(
+      404,
+    );
+    expect(await clientFailure(t.client(TOKENS.gus).spaces.getCurrentRevision('s-api'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.ada).spaces.getCurrentRevision('s-nope'))).toBe(404);
     // A guest granted access reads it.
     expect((await t.client(TOKENS.gus).spaces.getCurrentRevision('s-handbook')).status).toBe(200);
   });
@@ -300,21 +297,21 @@ describe('pages (GET /spaces/{spaceId}/content/pages, /page/{pageId}, /path/{pag
 
   it('answers 404 for unknown pages and paths, and for link pages by path', async () => {
     const spaces = t.client(TOKENS.cara).spaces;
-    expect(await failure(spaces.getPageById('s-handbook', 'p-nope'))).toBe(404);
-    expect(await failure(spaces.getPageByPath('s-handbook', 'guides/nope'))).toBe(404);
-    expect(await failure(spaces.getPageByPath('s-handbook', 'setup'))).toBe(404);
-    expect(await failure(spaces.getPageByPath('s-media', 'website'))).toBe(404);
+    expect(await clientFailure(spaces.getPageById('s-handbook', 'p-nope'))).toBe(404);
+    expect(await clientFailure(spaces.getPageByPath('s-handbook', 'guides/nope'))).toBe(404);
+    expect(await clientFailure(spaces.getPageByPath('s-handbook', 'setup'))).toBe(404);
+    expect(await clientFailure(spaces.getPageByPath('s-media', 'website'))).toBe(404);
     // A page of another space is not found in this one.
-    expect(await failure(spaces.getPageById('s-media', 'p-setup'))).toBe(404);
+    expect(await clientFailure(spaces.getPageById('s-media', 'p-setup'))).toBe(404);
   });
 
   it('checks access on page reads', async () => {
     await expectError(await t.request('GET', '/v1/spaces/s-handbook/content/pages', null), 401);
-    expect(await failure(t.client(TOKENS.eve).spaces.listPages('s-handbook'))).toBe(404);
-    expect(await failure(t.client(TOKENS.eve).spaces.getPageById('s-handbook', 'p-setup'))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.gus).spaces.getPageByPath('s-api', 'x'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.eve).spaces.listPages('s-handbook'))).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.eve).spaces.getPageById('s-handbook', 'p-setup')),
+    ).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.gus).spaces.getPageByPath('s-api', 'x'))).toBe(404);
     const message = await expectError(
       await t.request('GET', '/v1/spaces/s-handbook/content/page/p-setup?format=pdf', TOKENS.ada),
       400,
@@ -356,11 +353,11 @@ describe('files (GET /spaces/{spaceId}/content/files[/{fileId}]) and downloads',
     expect(status).toBe(200);
     expectFileShape(data);
     expect(data.name).toBe('Relevé "final" v2.pdf');
-    expect(await failure(spaces.getFileById('s-media', 'f-nope'))).toBe(404);
-    expect(await failure(spaces.getFileById('s-handbook', 'f-diagram'))).toBe(404);
-    expect(await failure(t.client(TOKENS.eve).spaces.getFileById('s-media', 'f-diagram'))).toBe(
-      404,
-    );
+    expect(await clientFailure(spaces.getFileById('s-media', 'f-nope'))).toBe(404);
+    expect(await clientFailure(spaces.getFileById('s-handbook', 'f-diagram'))).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.eve).spaces.getFileById('s-media', 'f-diagram')),
+    ).toBe(404);
     await expectError(await t.request('GET', '/v1/spaces/s-media/content/files', null), 401);
     expect(
       await expectError(
@@ -541,23 +538,31 @@ describe('revisions (GET /spaces/{spaceId}/revisions/{revisionId}…)', () => {
     const logo = (await spaces.getFileInRevisionById('s-handbook', second, 'f-logo')).data;
     expectFileShape(logo);
     expect(Buffer.from(await (await fetch(logo.downloadURL)).arrayBuffer()).toString()).toBe('abc');
-    expect(await failure(spaces.getFileInRevisionById('s-handbook', first, 'f-logo'))).toBe(404);
-    expect(await failure(spaces.getPageInRevisionById('s-handbook', first, 'p-faq'))).toBe(404);
+    expect(await clientFailure(spaces.getFileInRevisionById('s-handbook', first, 'f-logo'))).toBe(
+      404,
+    );
+    expect(await clientFailure(spaces.getPageInRevisionById('s-handbook', first, 'p-faq'))).toBe(
+      404,
+    );
   });
 
   it('answers 404 for unknown revisions, revisions of another space, and other organizations', async () => {
     const spaces = t.client(TOKENS.ada).spaces;
-    expect(await failure(spaces.getRevisionById('s-handbook', 'r-nope'))).toBe(404);
+    expect(await clientFailure(spaces.getRevisionById('s-handbook', 'r-nope'))).toBe(404);
     const apiRevision = liveRevision('s-api');
-    expect(await failure(spaces.getRevisionById('s-handbook', apiRevision))).toBe(404);
-    expect(await failure(spaces.listPagesInRevisionById('s-handbook', apiRevision))).toBe(404);
-    expect(await failure(spaces.getRevisionSemanticChanges('s-handbook', apiRevision))).toBe(404);
-    expect(await failure(t.client(TOKENS.eve).spaces.getRevisionById('s-handbook', first))).toBe(
+    expect(await clientFailure(spaces.getRevisionById('s-handbook', apiRevision))).toBe(404);
+    expect(await clientFailure(spaces.listPagesInRevisionById('s-handbook', apiRevision))).toBe(
       404,
     );
-    expect(await failure(t.client(TOKENS.gus).spaces.getRevisionById('s-api', apiRevision))).toBe(
+    expect(await clientFailure(spaces.getRevisionSemanticChanges('s-handbook', apiRevision))).toBe(
       404,
     );
+    expect(
+      await clientFailure(t.client(TOKENS.eve).spaces.getRevisionById('s-handbook', first)),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.gus).spaces.getRevisionById('s-api', apiRevision)),
+    ).toBe(404);
     await expectError(
       await t.request('GET', `/v1/spaces/s-handbook/revisions/${first}`, null),
       401,

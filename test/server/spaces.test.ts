@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPIError, MemberRole, SpaceEditMode, type Space } from '@gitbook/api';
+import { MemberRole, SpaceEditMode, type Space } from '@gitbook/api';
 import { ManualClock } from '../../src/server/clock';
 import { DAY_MS } from '../../src/server/config';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import {
+  clientFailure,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 
 let t: TestServer;
@@ -12,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** The status of a published-client call that must fail. */
-async function failure(promise: Promise<unknown>): Promise<number> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error('expected a GitBookAPIError');
-  return error.code;
-}
 
 async function createSpace(title: string, parent?: string): Promise<Space> {
   const { data } = await t
@@ -142,21 +137,21 @@ describe('create space', () => {
 
   it('needs a token, membership and the create role', async () => {
     await expectError(await t.request('POST', '/v1/orgs/o-acme/spaces', null, {}), 401);
-    expect(await failure(t.client(TOKENS.eve).orgs.createSpace('o-acme', { title: 'x' }))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.ada).orgs.createSpace('o-nope', { title: 'x' }))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.cleo).orgs.createSpace('o-acme', { title: 'x' }))).toBe(
-      403,
-    );
-    expect(await failure(t.client(TOKENS.cara).orgs.createSpace('o-acme', { title: 'x' }))).toBe(
-      403,
-    );
-    expect(await failure(t.client(TOKENS.gus).orgs.createSpace('o-acme', { title: 'x' }))).toBe(
-      403,
-    );
+    expect(
+      await clientFailure(t.client(TOKENS.eve).orgs.createSpace('o-acme', { title: 'x' })),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.ada).orgs.createSpace('o-nope', { title: 'x' })),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.cleo).orgs.createSpace('o-acme', { title: 'x' })),
+    ).toBe(403);
+    expect(
+      await clientFailure(t.client(TOKENS.cara).orgs.createSpace('o-acme', { title: 'x' })),
+    ).toBe(403);
+    expect(
+      await clientFailure(t.client(TOKENS.gus).orgs.createSpace('o-acme', { title: 'x' })),
+    ).toBe(403);
   });
 });
 
@@ -186,9 +181,9 @@ describe('list spaces of an organization', () => {
 
   it('needs a token and membership, and checks limit', async () => {
     await expectError(await t.request('GET', '/v1/orgs/o-acme/spaces', null), 401);
-    expect(await failure(t.client(TOKENS.eve).orgs.listSpacesInOrganizationById('o-acme'))).toBe(
-      404,
-    );
+    expect(
+      await clientFailure(t.client(TOKENS.eve).orgs.listSpacesInOrganizationById('o-acme')),
+    ).toBe(404);
     const message = await expectError(
       await t.request('GET', '/v1/orgs/o-acme/spaces?limit=1001', TOKENS.ada),
       400,
@@ -282,10 +277,10 @@ describe('get space', () => {
 
   it('answers 401, and 404 for strangers, ungranted guests and unknown ids', async () => {
     await expectError(await t.request('GET', '/v1/spaces/s-handbook', null), 401);
-    expect(await failure(t.client(TOKENS.eve).spaces.getSpaceById('s-handbook'))).toBe(404);
-    expect(await failure(t.client(TOKENS.gus).spaces.getSpaceById('s-api'))).toBe(404);
-    expect(await failure(t.client(TOKENS.ada).spaces.getSpaceById('s-nope'))).toBe(404);
-    expect(await failure(t.client(TOKENS.ada).spaces.getSpaceById('s-other'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.eve).spaces.getSpaceById('s-handbook'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.gus).spaces.getSpaceById('s-api'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.ada).spaces.getSpaceById('s-nope'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.ada).spaces.getSpaceById('s-other'))).toBe(404);
   });
 });
 
@@ -355,19 +350,21 @@ describe('update space', () => {
   it('needs a token and the admin role on the space', async () => {
     await expectError(await t.request('PATCH', '/v1/spaces/s-secret', null, { title: 'x' }), 401);
     expect(
-      await failure(t.client(TOKENS.eve).spaces.updateSpaceById('s-secret', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.eve).spaces.updateSpaceById('s-secret', { title: 'x' })),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.bob).spaces.updateSpaceById('s-secret', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.bob).spaces.updateSpaceById('s-secret', { title: 'x' })),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.cara).spaces.updateSpaceById('s-secret', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.cara).spaces.updateSpaceById('s-secret', { title: 'x' })),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.gus).spaces.updateSpaceById('s-handbook', { title: 'x' })),
+      await clientFailure(
+        t.client(TOKENS.gus).spaces.updateSpaceById('s-handbook', { title: 'x' }),
+      ),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.gus).spaces.updateSpaceById('s-secret', { title: 'x' })),
+      await clientFailure(t.client(TOKENS.gus).spaces.updateSpaceById('s-secret', { title: 'x' })),
     ).toBe(404);
   });
 });
@@ -409,10 +406,12 @@ describe('duplicate space', () => {
 
   it('needs a token, read on the source and create in the organization', async () => {
     await expectError(await t.request('POST', '/v1/spaces/s-handbook/duplicate', null), 401);
-    expect(await failure(t.client(TOKENS.eve).spaces.duplicateSpace('s-handbook'))).toBe(404);
-    expect(await failure(t.client(TOKENS.ada).spaces.duplicateSpace('s-nope'))).toBe(404);
-    expect(await failure(t.client(TOKENS.cara).spaces.duplicateSpace('s-handbook'))).toBe(403);
-    expect(await failure(t.client(TOKENS.gus).spaces.duplicateSpace('s-handbook'))).toBe(403);
+    expect(await clientFailure(t.client(TOKENS.eve).spaces.duplicateSpace('s-handbook'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.ada).spaces.duplicateSpace('s-nope'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.cara).spaces.duplicateSpace('s-handbook'))).toBe(
+      403,
+    );
+    expect(await clientFailure(t.client(TOKENS.gus).spaces.duplicateSpace('s-handbook'))).toBe(403);
   });
 });
 
@@ -422,14 +421,14 @@ describe('delete and restore', () => {
     const ada = t.client(TOKENS.ada);
     const deleted = await ada.spaces.deleteSpaceById(space.id);
     expect(deleted.status).toBe(205);
-    expect(await failure(ada.spaces.getSpaceById(space.id))).toBe(404);
+    expect(await clientFailure(ada.spaces.getSpaceById(space.id))).toBe(404);
     const org = await ada.orgs.listSpacesInOrganizationById('o-acme', { limit: 1000 });
     expect(org.data.items.map((s) => s.id)).not.toContain(space.id);
     const inCollection = await ada.collections.listSpacesInCollectionById('c-guides', {
       limit: 1000,
     });
     expect(inCollection.data.items.map((s) => s.id)).not.toContain(space.id);
-    expect(await failure(ada.spaces.deleteSpaceById(space.id))).toBe(404);
+    expect(await clientFailure(ada.spaces.deleteSpaceById(space.id))).toBe(404);
 
     const restored = await ada.spaces.restoreSpace(space.id);
     expect(restored.status).toBe(200);
@@ -444,15 +443,15 @@ describe('delete and restore', () => {
   it('needs a token and the admin role', async () => {
     const space = await createSpace('Kept');
     await expectError(await t.request('DELETE', `/v1/spaces/${space.id}`, null), 401);
-    expect(await failure(t.client(TOKENS.eve).spaces.deleteSpaceById(space.id))).toBe(404);
-    expect(await failure(t.client(TOKENS.ada).spaces.deleteSpaceById('s-nope'))).toBe(404);
-    expect(await failure(t.client(TOKENS.bob).spaces.deleteSpaceById(space.id))).toBe(403);
-    expect(await failure(t.client(TOKENS.cara).spaces.deleteSpaceById(space.id))).toBe(403);
+    expect(await clientFailure(t.client(TOKENS.eve).spaces.deleteSpaceById(space.id))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.ada).spaces.deleteSpaceById('s-nope'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.bob).spaces.deleteSpaceById(space.id))).toBe(403);
+    expect(await clientFailure(t.client(TOKENS.cara).spaces.deleteSpaceById(space.id))).toBe(403);
     await t.client(TOKENS.ada).spaces.deleteSpaceById(space.id);
     await expectError(await t.request('POST', `/v1/spaces/${space.id}/restore`, null), 401);
-    expect(await failure(t.client(TOKENS.eve).spaces.restoreSpace(space.id))).toBe(404);
-    expect(await failure(t.client(TOKENS.cara).spaces.restoreSpace(space.id))).toBe(403);
-    expect(await failure(t.client(TOKENS.ada).spaces.restoreSpace('s-nope'))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.eve).spaces.restoreSpace(space.id))).toBe(404);
+    expect(await clientFailure(t.client(TOKENS.cara).spaces.restoreSpace(space.id))).toBe(403);
+    expect(await clientFailure(t.client(TOKENS.ada).spaces.restoreSpace('s-nope'))).toBe(404);
   });
 
   it('restores within 7 days; after that the sweep removes the space for good', async () => {
@@ -469,10 +468,10 @@ describe('delete and restore', () => {
       await ada.spaces.deleteSpaceById('s-secret');
       clock.advance(7 * DAY_MS + 1);
       // Expired: not restorable even before the sweep has run.
-      expect(await failure(ada.spaces.restoreSpace('s-secret'))).toBe(404);
+      expect(await clientFailure(ada.spaces.restoreSpace('s-secret'))).toBe(404);
       expect(w.server.sweep()).toBe(1);
       expect(w.db.prepare("SELECT 1 FROM spaces WHERE id = 's-secret'").get()).toBeUndefined();
-      expect(await failure(ada.spaces.restoreSpace('s-secret'))).toBe(404);
+      expect(await clientFailure(ada.spaces.restoreSpace('s-secret'))).toBe(404);
       expect((await ada.spaces.getSpaceById('s-handbook')).data.id).toBe('s-handbook');
     } finally {
       await w.close();
@@ -572,17 +571,17 @@ describe('move space', () => {
       await t.request('POST', '/v1/spaces/s-api/move', null, { parent: null }),
       401,
     );
-    expect(await failure(t.client(TOKENS.eve).spaces.moveSpace('s-api', { parent: null }))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.ada).spaces.moveSpace('s-nope', { parent: null }))).toBe(
-      404,
-    );
-    expect(await failure(t.client(TOKENS.cara).spaces.moveSpace('s-api', { parent: null }))).toBe(
-      403,
-    );
     expect(
-      await failure(t.client(TOKENS.gus).spaces.moveSpace('s-handbook', { parent: null })),
+      await clientFailure(t.client(TOKENS.eve).spaces.moveSpace('s-api', { parent: null })),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.ada).spaces.moveSpace('s-nope', { parent: null })),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.cara).spaces.moveSpace('s-api', { parent: null })),
+    ).toBe(403);
+    expect(
+      await clientFailure(t.client(TOKENS.gus).spaces.moveSpace('s-handbook', { parent: null })),
     ).toBe(403);
   });
 });
@@ -644,7 +643,7 @@ describe('transfer space', () => {
         )
         .get(),
     ).toEqual({ n: 0 });
-    expect(await failure(x.client(TOKENS.gus).spaces.getSpaceById('s-handbook'))).toBe(404);
+    expect(await clientFailure(x.client(TOKENS.gus).spaces.getSpaceById('s-handbook'))).toBe(404);
     const acme = await x.client(TOKENS.ada).orgs.listSpacesInOrganizationById('o-acme');
     expect(acme.data.items.map((s) => s.id)).not.toContain('s-handbook');
     const partner = await x.client(TOKENS.ada).orgs.listSpacesInOrganizationById('o-partner');

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPIError, TeamMemberRole } from '@gitbook/api';
-import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
+import { TeamMemberRole } from '@gitbook/api';
+import {
+  clientFailure,
+  expectError,
+  startTestServer,
+  type TestServer,
+} from '../support/start-test-server';
 import { TOKENS } from '../support/test-fixture';
 
 const ORG = 'o-acme';
 const TEAMS = `/v1/orgs/${ORG}/teams`;
-
-async function failure(call: Promise<unknown>): Promise<number> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof GitBookAPIError)) throw new Error(`Expected a GitBookAPIError`);
-  return error.code;
-}
 
 interface Listed<T> {
   items: T[];
@@ -122,8 +118,12 @@ describe('teams', () => {
 
   it('guards the team list', async () => {
     await expectError(await t.request('GET', TEAMS, null), 401);
-    expect(await failure(t.client(TOKENS.eve).orgs.listTeamsInOrganizationById(ORG))).toBe(404);
-    expect(await failure(t.client(TOKENS.gus).orgs.listTeamsInOrganizationById(ORG))).toBe(403);
+    expect(await clientFailure(t.client(TOKENS.eve).orgs.listTeamsInOrganizationById(ORG))).toBe(
+      404,
+    );
+    expect(await clientFailure(t.client(TOKENS.gus).orgs.listTeamsInOrganizationById(ORG))).toBe(
+      403,
+    );
     expect(
       await expectError(await t.request('GET', `${TEAMS}?limit=1001`, TOKENS.ada), 400),
     ).toMatch(/limit/);
@@ -174,10 +174,10 @@ describe('teams', () => {
     expect(titles).not.toContain('Mixed');
 
     expect(
-      await failure(t.client(TOKENS.bob).orgs.createOrganizationTeam(ORG, { title: 'Nope' })),
+      await clientFailure(t.client(TOKENS.bob).orgs.createOrganizationTeam(ORG, { title: 'Nope' })),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.createOrganizationTeam(ORG, { title: 'Nope' })),
+      await clientFailure(t.client(TOKENS.eve).orgs.createOrganizationTeam(ORG, { title: 'Nope' })),
     ).toBe(404);
     await expectError(await t.request('PUT', TEAMS, null, { title: 'Nope' }), 401);
   });
@@ -186,19 +186,19 @@ describe('teams', () => {
     const { data } = await t.client(TOKENS.finn).orgs.getTeamInOrganizationById(ORG, 't-reviewers');
     expect(data).toMatchObject({ object: 'team', id: 't-reviewers', members: 1, spaces: 0 });
     expect(data.permissions).toEqual({ admin: false, view: true });
-    expect(await failure(t.client(TOKENS.ada).orgs.getTeamInOrganizationById(ORG, 't-nope'))).toBe(
-      404,
-    );
-    // Another organization's team is unknown here.
-    expect(await failure(t.client(TOKENS.ada).orgs.getTeamInOrganizationById(ORG, 't-other'))).toBe(
-      404,
-    );
     expect(
-      await failure(t.client(TOKENS.eve).orgs.getTeamInOrganizationById(ORG, 't-writers')),
+      await clientFailure(t.client(TOKENS.ada).orgs.getTeamInOrganizationById(ORG, 't-nope')),
+    ).toBe(404);
+    // Another organization's team is unknown here.
+    expect(
+      await clientFailure(t.client(TOKENS.ada).orgs.getTeamInOrganizationById(ORG, 't-other')),
+    ).toBe(404);
+    expect(
+      await clientFailure(t.client(TOKENS.eve).orgs.getTeamInOrganizationById(ORG, 't-writers')),
     ).toBe(404);
     // A guest sees only the teams they are in.
     expect(
-      await failure(t.client(TOKENS.gus).orgs.getTeamInOrganizationById(ORG, 't-writers')),
+      await clientFailure(t.client(TOKENS.gus).orgs.getTeamInOrganizationById(ORG, 't-writers')),
     ).toBe(403);
     await expectError(await t.request('GET', `${TEAMS}/t-writers`, null), 401);
   });
@@ -219,15 +219,15 @@ describe('teams', () => {
     ).toMatch(/title/);
     // Owning a team lets Bob change its members, not rename it.
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.bob).orgs.updateTeamInOrganizationById(ORG, 't-writers', { title: 'B' }),
       ),
     ).toBe(403);
-    expect(await failure(api.updateTeamInOrganizationById(ORG, 't-nope', { title: 'Nope' }))).toBe(
-      404,
-    );
     expect(
-      await failure(
+      await clientFailure(api.updateTeamInOrganizationById(ORG, 't-nope', { title: 'Nope' })),
+    ).toBe(404);
+    expect(
+      await clientFailure(
         t.client(TOKENS.eve).orgs.updateTeamInOrganizationById(ORG, 't-writers', { title: 'E' }),
       ),
     ).toBe(404);
@@ -255,13 +255,19 @@ describe('teams', () => {
     expect(walked.map((item) => item.organization.id).sort()).toEqual(teamMemberIds('t-writers'));
 
     expect(
-      await failure(t.client(TOKENS.gus).orgs.listTeamMembersInOrganizationById(ORG, 't-writers')),
+      await clientFailure(
+        t.client(TOKENS.gus).orgs.listTeamMembersInOrganizationById(ORG, 't-writers'),
+      ),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.listTeamMembersInOrganizationById(ORG, 't-writers')),
+      await clientFailure(
+        t.client(TOKENS.eve).orgs.listTeamMembersInOrganizationById(ORG, 't-writers'),
+      ),
     ).toBe(404);
     expect(
-      await failure(t.client(TOKENS.ada).orgs.listTeamMembersInOrganizationById(ORG, 't-nope')),
+      await clientFailure(
+        t.client(TOKENS.ada).orgs.listTeamMembersInOrganizationById(ORG, 't-nope'),
+      ),
     ).toBe(404);
     await expectError(await t.request('GET', `${TEAMS}/t-writers/members`, null), 401);
     expect(
@@ -332,22 +338,24 @@ describe('team membership changes', () => {
     await bob.updateMembersInOrganizationTeam(ORG, 't-writers', { add: ['u-cleo'] });
     expect(teamMemberIds('t-writers')).toContain('u-cleo');
     expect(
-      await failure(bob.updateMembersInOrganizationTeam(ORG, 't-reviewers', { add: ['u-bob'] })),
+      await clientFailure(
+        bob.updateMembersInOrganizationTeam(ORG, 't-reviewers', { add: ['u-bob'] }),
+      ),
     ).toBe(403);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.dora).orgs.updateMembersInOrganizationTeam(ORG, 't-writers', {
           add: ['u-dora'],
         }),
       ),
     ).toBe(403);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.eve).orgs.updateMembersInOrganizationTeam(ORG, 't-writers', { add: [] }),
       ),
     ).toBe(404);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.ada).orgs.updateMembersInOrganizationTeam(ORG, 't-nope', { add: [] }),
       ),
     ).toBe(404);
@@ -376,11 +384,11 @@ describe('team membership changes', () => {
         400,
       ),
     ).toMatch(/role/);
-    expect(await failure(api.addMemberToOrganizationTeamById(ORG, 't-writers', 'u-eve', {}))).toBe(
-      404,
-    );
     expect(
-      await failure(
+      await clientFailure(api.addMemberToOrganizationTeamById(ORG, 't-writers', 'u-eve', {})),
+    ).toBe(404);
+    expect(
+      await clientFailure(
         t.client(TOKENS.cara).orgs.addMemberToOrganizationTeamById(ORG, 't-writers', 'u-cara', {}),
       ),
     ).toBe(403);
@@ -395,16 +403,16 @@ describe('team membership changes', () => {
     const removed = await api.deleteMemberFromOrganizationTeamById(ORG, 't-writers', 'u-ada');
     expect(removed.status).toBe(204);
     expect(teamMemberIds('t-writers')).not.toContain('u-ada');
-    expect(await failure(api.deleteMemberFromOrganizationTeamById(ORG, 't-writers', 'u-ada'))).toBe(
-      404,
-    );
     expect(
-      await failure(
+      await clientFailure(api.deleteMemberFromOrganizationTeamById(ORG, 't-writers', 'u-ada')),
+    ).toBe(404);
+    expect(
+      await clientFailure(
         t.client(TOKENS.cara).orgs.deleteMemberFromOrganizationTeamById(ORG, 't-writers', 'u-bob'),
       ),
     ).toBe(403);
     expect(
-      await failure(
+      await clientFailure(
         t.client(TOKENS.eve).orgs.deleteMemberFromOrganizationTeamById(ORG, 't-writers', 'u-bob'),
       ),
     ).toBe(404);
@@ -426,17 +434,21 @@ describe('team membership changes', () => {
   it('deletes a team (admins only) with its memberships and grants', async () => {
     const api = t.client(TOKENS.ada).orgs;
     expect(
-      await failure(t.client(TOKENS.bob).orgs.removeTeamFromOrganizationById(ORG, 't-writers')),
+      await clientFailure(
+        t.client(TOKENS.bob).orgs.removeTeamFromOrganizationById(ORG, 't-writers'),
+      ),
     ).toBe(403);
     expect(
-      await failure(t.client(TOKENS.eve).orgs.removeTeamFromOrganizationById(ORG, 't-writers')),
+      await clientFailure(
+        t.client(TOKENS.eve).orgs.removeTeamFromOrganizationById(ORG, 't-writers'),
+      ),
     ).toBe(404);
     await expectError(await t.request('DELETE', `${TEAMS}/t-writers`, null), 401);
     const bobBefore = (await api.getMemberInOrganizationById(ORG, 'u-bob')).data.teams;
     const deleted = await api.removeTeamFromOrganizationById(ORG, 't-writers');
     expect(deleted.status).toBe(204);
-    expect(await failure(api.getTeamInOrganizationById(ORG, 't-writers'))).toBe(404);
-    expect(await failure(api.removeTeamFromOrganizationById(ORG, 't-writers'))).toBe(404);
+    expect(await clientFailure(api.getTeamInOrganizationById(ORG, 't-writers'))).toBe(404);
+    expect(await clientFailure(api.removeTeamFromOrganizationById(ORG, 't-writers'))).toBe(404);
     expect((await api.getMemberInOrganizationById(ORG, 'u-bob')).data.teams).toBe(bobBefore - 1);
     const grants = t.db
       .prepare('SELECT count(*) AS n FROM space_grants WHERE team_id = ?')

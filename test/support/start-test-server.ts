@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GitBookAPI } from '@gitbook/api';
+import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { buildServer, type QuireServer } from '../../src/server/build-server';
 import type { Clock } from '../../src/server/clock';
 import type { ServerConfig } from '../../src/server/config';
@@ -91,4 +91,19 @@ export async function expectError(response: Response, status: number): Promise<s
     throw new Error(`Expected error ${status}, got ${response.status} ${JSON.stringify(body)}`);
   }
   return body.error.message;
+}
+
+/** The GitBookAPIError a published-client call must fail with (fails the test otherwise). */
+export async function clientError(call: Promise<unknown>): Promise<GitBookAPIError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof GitBookAPIError)) throw new Error('expected a GitBookAPIError');
+  return error;
+}
+
+/** The HTTP status a published-client call must fail with. */
+export async function clientFailure(call: Promise<unknown>): Promise<number> {
+  return (await clientError(call)).code;
 }
