@@ -15,7 +15,12 @@ import type { ServerContext } from '../../server-context';
 import { endPosition, placeItem, siblingsOf } from '../spaces/content-position';
 import { SpaceQueries } from '../spaces/space-queries';
 import { SpaceSchema } from '../spaces/space-schema';
-import { serializeSpace, spaceCounts, type SpaceRow } from '../spaces/space-serializer';
+import {
+  countsOf,
+  serializeSpace,
+  type SpaceCountColumns,
+  type SpaceRow,
+} from '../spaces/space-serializer';
 import { collectionRole, requireCollection } from './collection-access';
 import { CollectionQueries, type CollectionRow } from './collection-queries';
 import {
@@ -193,7 +198,7 @@ export function collectionRoutes(app: TypedApp, ctx: ServerContext): void {
       const { userId } = callerOf(request);
       const { collectionId } = request.params;
       const { row } = requireCollection(access, queries, userId, collectionId, 'read');
-      const page = paginate<SpaceRow>(
+      const page = paginate<SpaceRow & SpaceCountColumns>(
         db,
         spaces.listQuery({
           organizationId: row.organization_id,
@@ -205,7 +210,7 @@ export function collectionRoutes(app: TypedApp, ctx: ServerContext): void {
       );
       return listEnvelope(
         page.rows.map((space) =>
-          serializeSpace(space, access.roleOnSpace(userId, space), spaceCounts(db, space.id), urls),
+          serializeSpace(space, access.roleOnSpace(userId, space), countsOf(space), urls),
         ),
         page.next,
         page.count,

@@ -29,6 +29,8 @@ export interface SpaceListFilter {
 /** A space row with what the caller may do on it and the counts it shows (see `getForCaller`). */
 export type SpaceForCaller = SpaceRow & CallerOnSpace & SpaceCountColumns;
 
+const LIST_FROM = `SELECT s.*, ${spaceCountColumns('s.id')} FROM spaces s`;
+
 /** Every SQL statement about spaces, their grants and custom-field values. */
 export class SpaceQueries {
   // Prepared once: these run on every space read, and compiling them cost more than running them.
@@ -151,6 +153,7 @@ export class SpaceQueries {
   }
 
   /** Non-deleted spaces the caller can read, in a total order (a stable key for keyset paging). */
+  /** Rows carry their counts (SpaceCountColumns), so a page of spaces is one query, not one per space. */
   listQuery(filter: SpaceListFilter): KeysetQuery {
     const where = ['s.organization_id = ?', 's.deleted_at IS NULL'];
     const params: unknown[] = [filter.organizationId];
@@ -171,7 +174,7 @@ export class SpaceQueries {
     // positions belong to different parents, so creation order is the only meaningful one.
     return filter.collectionId !== undefined
       ? {
-          from: 'SELECT s.* FROM spaces s',
+          from: LIST_FROM,
           where,
           params,
           orderBy: ['s.position', 's.created_at', 's.id'],
@@ -180,7 +183,7 @@ export class SpaceQueries {
           scope,
         }
       : {
-          from: 'SELECT s.* FROM spaces s',
+          from: LIST_FROM,
           where,
           params,
           orderBy: ['s.created_at', 's.id'],

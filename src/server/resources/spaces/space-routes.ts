@@ -26,7 +26,13 @@ import {
   TransferBody,
   UpdateSpaceBody,
 } from './space-schema';
-import { countsOf, serializeSpace, spaceCounts, type SpaceRow } from './space-serializer';
+import {
+  countsOf,
+  serializeSpace,
+  spaceCounts,
+  type SpaceCountColumns,
+  type SpaceRow,
+} from './space-serializer';
 
 export const DEFAULT_SPACE_TITLE = 'Untitled';
 
@@ -79,14 +85,14 @@ export function spaceRoutes(app: TypedApp, ctx: ServerContext): void {
       const { userId } = callerOf(request);
       const { organizationId } = request.params;
       const membership = access.requireOrg(userId, organizationId);
-      const page = paginate<SpaceRow>(
+      const page = paginate<SpaceRow & SpaceCountColumns>(
         db,
         queries.listQuery({ organizationId, userId, guest: membership.role === null }),
         request.query,
       );
       return listEnvelope(
         page.rows.map((row) =>
-          serializeSpace(row, access.roleOnSpace(userId, row), spaceCounts(db, row.id), urls),
+          serializeSpace(row, access.roleOnSpace(userId, row), countsOf(row), urls),
         ),
         page.next,
         page.count,
