@@ -1,5 +1,5 @@
 import type { Db } from '../db/open-database';
-import { ApiError, forbidden, notFound } from '../http/api-error';
+import { forbidden, notFound } from '../http/api-error';
 import { atLeast, strongest, type Role } from './roles';
 
 export interface Membership {
@@ -167,8 +167,4 @@ function effectiveRole(
   const grants = caller.caller_grants ? (caller.caller_grants.split(',') as Role[]) : [];
   const inherited = orgRole === null ? [] : [orgRole, space.default_level];
   return { role: strongest(...inherited, ...grants), orgRole };
-}
-
-export function unauthorized(message = 'Missing or invalid bearer token'): ApiError {
-  return new ApiError(401, message);
 }
