@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Access } from './auth/access';
@@ -10,6 +11,7 @@ import {
   frameworkErrorHandler,
   installErrorHandler,
 } from './http/error-handler';
+import { FastReads } from './http/fast-reads';
 import { installIdempotency } from './http/idempotency';
 import { RateLimiter } from './http/rate-limiter';
 import { StrictBodyValidator } from './http/strict-body-validator';
@@ -25,6 +27,8 @@ export interface BuildServerOptions {
   clock?: Clock;
   /** pino options, `false` to silence (tests), or a ready logger. */
   logger?: FastifyServerOptions['logger'];
+  /** Serve the hottest reads outside Fastify's pipeline (default true; tests compare both). */
+  fastReads?: boolean;
 }
 
 export interface QuireServer {
@@ -41,23 +45,37 @@ export interface QuireServer {
  */
 const MAX_PARAM_LENGTH = 2048;
 
+/** Fastify's default: longer than common proxies' idle timeouts, so they close first. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 /** Assembles the API server around an open database. Nothing is global: tests build many. */
 export function buildServer(options: BuildServerOptions): QuireServer {
   const config = defaultConfig(options.config);
   const clock = options.clock ?? systemClock;
   const { db } = options;
+  const authenticator = new Authenticator(
+    db,
+    new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs, clock),
+  );
+  // 128 bits: request ids are logged and returned, never guessable.
+  const newRequestId = () => crypto.randomUUID();
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const fastReads = new FastReads(
+    authenticator,
+    () => dataVersion.get()!,
+    newRequestId,
+    // The same request line Fastify's logger writes (called only once requests arrive).
+    options.logger ? (line) => app.log.info(line, 'request') : undefined,
+  );
   const ctx: ServerContext = {
     db,
     clock,
     config,
     access: new Access(db),
     urls: new Urls(config.publicUrl),
+    fastReads,
   };
-
-  const authenticator = new Authenticator(
-    db,
-    new RateLimiter(config.rateLimitMax, config.rateLimitWindowMs, clock),
-  );
+  const useFastReads = options.fastReads ?? true;
 
   const strictBodies = new StrictBodyValidator();
   const app = Fastify({
@@ -67,8 +85,19 @@ export function buildServer(options: BuildServerOptions): QuireServer {
     frameworkErrors: frameworkErrorHandler(authenticator, MAX_PARAM_LENGTH),
     clientErrorHandler,
     logController: new LogController({ disableRequestLogging: true }),
-    // 128 bits: request ids are logged and returned, never guessable.
-    genReqId: () => crypto.randomUUID(),
+    genReqId: newRequestId,
+    // Fastify's own HTTP/1 server (same timeouts), with the fast reads in front of its handler.
+    serverFactory: (handler) => {
+      const server = createServer(
+        useFastReads
+          ? (request, response) => {
+              if (!fastReads.handle(request, response)) handler(request, response);
+            }
+          : handler,
+      );
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      return server;
+    },
     requestIdHeader: false,
     ajv: {
       customOptions: {
@@ -85,6 +114,16 @@ export function buildServer(options: BuildServerOptions): QuireServer {
   // per request even when it has nothing to do, which shows on the cheapest reads.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    // Any request Fastify handles may write: cached fast reads are dropped before and after.
+    fastReads.invalidate();
+    done();
+  });
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    fastReads.invalidate();
+    done(null, payload);
+  });
+  app.addHook('onResponse', (_request, _reply, done) => {
+    fastReads.invalidate();
     done();
   });
   // One structured line per request: id, method, path (no query: it can hold share keys), status, time.
@@ -105,13 +144,22 @@ export function buildServer(options: BuildServerOptions): QuireServer {
     });
   }
 
+  app.addHook('preClose', (done) => {
+    fastReads.close();
+    done();
+  });
+
   installErrorHandler(app);
   installAuthentication(app, authenticator);
   strictBodies.install(app);
   installIdempotency(app, db, clock);
   registerResourceRoutes(app, ctx);
 
-  const sweep = () => sweepDeletedSpaces(ctx);
+  const sweep = () => {
+    const swept = sweepDeletedSpaces(ctx);
+    fastReads.invalidate();
+    return swept;
+  };
   let timer: NodeJS.Timeout | undefined;
   if (config.sweepIntervalMs > 0) {
     timer = setInterval(sweep, config.sweepIntervalMs);

@@ -2,6 +2,7 @@ import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { Db } from './db/open-database';
 import type { Access } from './auth/access';
+import type { FastReads } from './http/fast-reads';
 import type { Urls } from './http/urls';
 
 /** What every resource module is built from; nothing global, so tests can build many servers. */
@@ -11,4 +12,6 @@ export interface ServerContext {
   config: ServerConfig;
   access: Access;
   urls: Urls;
+  /** Reads answered before Fastify's pipeline when they succeed (see FastReads). */
+  fastReads: FastReads;
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
@@ -48,9 +49,9 @@ export async function startTestServer(
   });
   const onRequest = options.onRequest;
   if (onRequest) {
-    // Hooks must be added before listen.
-    server.app.addHook('onRequest', async (request) => {
-      onRequest({ method: request.method, url: request.url });
+    // The HTTP server's own event: it also sees the reads answered before Fastify (FastReads).
+    server.app.server.on('request', (request: IncomingMessage) => {
+      onRequest({ method: request.method ?? '', url: request.url ?? '' });
     });
   }
   const address = await server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/open-database';
 import { hashToken } from '../auth/token-hash';
 import { ApiError } from './api-error';
-import type { RateLimiter } from './rate-limiter';
+import type { RateDecision, RateLimiter } from './rate-limiter';
 
 export interface Caller {
   userId: string;
@@ -55,10 +55,24 @@ export class Authenticator {
   credentials(request: FastifyRequest): Credentials {
     const header = request.headers.authorization;
     const token = header ? (BEARER.exec(header)?.[1] ?? null) : null;
-    if (!token) return { header, token, caller: null };
+    return { header, token, caller: token ? this.callerOf(token) : null };
+  }
+
+  /** The caller an Authorization header names, or null when it names no valid token. */
+  callerFor(header: string | undefined): Caller | null {
+    const token = header ? BEARER.exec(header)?.[1] : undefined;
+    return token ? this.callerOf(token) : null;
+  }
+
+  /** Counts one request against a valid token's window, without refusing it (see FastReads). */
+  chargeToken(caller: Caller): RateDecision {
+    return this.limiter.take(`t:${caller.tokenHash}`);
+  }
+
+  private callerOf(token: string): Caller | null {
     const tokenHash = hashToken(token);
     const row = this.findToken.get(tokenHash);
-    return { header, token, caller: row ? { userId: row.user_id, tokenHash } : null };
+    return row ? { userId: row.user_id, tokenHash } : null;
   }
 
   /**

@@ -57,6 +57,16 @@ export function spaceRoutes(app: TypedApp, ctx: ServerContext): void {
   };
 
   /** A collection named in a body must exist in the organization concerned; otherwise 400. */
+  /** GET /v1/spaces/{id}: also answered by ctx.fastReads, so both paths share this function. */
+  const readSpace = (spaceId: string, userId: string, shareKey?: string) => {
+    // One statement loads the space, the caller's access and the counts shown.
+    const row = queries.getForCaller(spaceId, userId);
+    const { role } = access.checkSpace(spaceId, row, 'read');
+    // checkSpace answered 404 if there is no such space.
+    return serializeSpace(row!, role, countsOf(row!), urls, shareKey);
+  };
+  ctx.fastReads.add('/v1/spaces/', (spaceId, userId) => readSpace(spaceId, userId));
+
   const requireParent = (field: string, collectionId: string, organizationId: string) => {
     const collection = collections.get(collectionId);
     if (!collection || collection.organization_id !== organizationId) {
@@ -157,15 +167,8 @@ export function spaceRoutes(app: TypedApp, ctx: ServerContext): void {
         response: { 200: SpaceSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const { userId } = callerOf(request);
-      const { spaceId } = request.params;
-      // One statement loads the space, the caller's access and the counts shown.
-      const row = queries.getForCaller(spaceId, userId);
-      const { role } = access.checkSpace(spaceId, row, 'read');
-      // checkSpace answered 404 if there is no such space.
-      return serializeSpace(row!, role, countsOf(row!), urls, request.query.shareKey);
-    },
+    async (request) =>
+      readSpace(request.params.spaceId, callerOf(request).userId, request.query.shareKey),
   );
 
   app.patch(
