@@ -13,6 +13,10 @@ export interface Target {
   maxP50Ms?: number;
   /** Timed rows: the median may be at most this multiple of the floor's median. */
   maxFloorMultiple?: number;
+  /** HTTP calls the client may make for the whole operation (judged by the scenario). */
+  maxHttpCalls?: number;
+  /** A check the other fields cannot express, in words (judged by the scenario). */
+  check?: string;
 }
 
 export type Verdict = 'PASS' | 'FAIL' | 'INFO' | 'N/A' | 'ERROR';
@@ -51,6 +55,8 @@ export interface BenchRow {
   firstRequestMs?: number;
   /** 1-minute load average when the scenario started (the machine may be shared). */
   load1?: number;
+  /** The figures cell in words, for rows whose figures are not a timing or a load. */
+  figuresText?: string;
   verdict: Verdict;
   notes: string[];
 }
@@ -61,6 +67,8 @@ export function describeTarget(target: Target): string {
   if (target.maxP99Ms !== undefined) parts.push(`p99<${target.maxP99Ms}ms`);
   if (target.maxP50Ms !== undefined) parts.push(`p50<${target.maxP50Ms}ms`);
   if (target.maxFloorMultiple !== undefined) parts.push(`≤${target.maxFloorMultiple}× floor`);
+  if (target.maxHttpCalls !== undefined) parts.push(`≤${target.maxHttpCalls} HTTP calls`);
+  if (target.check !== undefined) parts.push(target.check);
   return parts.length > 0 ? parts.join(', ') : '—';
 }
 
@@ -176,6 +184,7 @@ function cells(row: BenchRow): string[] {
     if (row.floor) floor = `p50 ${ms(row.floor.stats.p50Ms)} ms`;
     if (row.floorMultiple !== undefined) ratio = multiple(row.floorMultiple);
   }
+  if (row.figuresText !== undefined) figures = row.figuresText;
   return [row.scenario, describeTarget(row.target), figures, floor, ratio, row.verdict];
 }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createQuireServices } from '../../src/main/cli/create-quire-services';
-import type { QuireEngine, SyncOnceResult } from '../../src/main/cli/quire-services';
+import type { QuireEngine } from '../../src/main/cli/quire-services';
 import { quireHome } from '../../src/main/config/quire-home';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import type { SyncProgress } from '../../src/main/sync/sync-ports';
@@ -22,6 +22,7 @@ import type {
 } from './sync-client';
 import { SYNC_ADMIN } from './sync-fixture';
 import { atomicFloor, mirrorSize, plainFloor, snapshotCache, snapshotMirror } from './sync-floor';
+import { checkSyncResult } from './check-sync-result';
 
 const MB = 1024 * 1024;
 
@@ -169,19 +170,6 @@ function maxRssMB(): number {
   return Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
 }
 
-function checkResult(result: SyncOnceResult, what: string): void {
-  const failures = [
-    ...result.errors,
-    ...result.spaces.flatMap((space) =>
-      space.outcome === 'failed' || space.conflicts > 0 || space.problems.length > 0
-        ? [`${space.id}: ${space.outcome}, ${space.problems.join('; ') || 'conflicts'}`]
-        : [],
-    ),
-  ];
-  if (failures.length > 0)
-    throw new Error(`${what} did not succeed: ${failures.slice(0, 5).join(' | ')}`);
-}
-
 async function timedSync(
   engine: QuireEngine,
   args: Args,
@@ -196,7 +184,7 @@ async function timedSync(
   const result = await engine.syncOnce();
   const wallMs = performance.now() - started;
   const after = await readServerCounter(args.server);
-  checkResult(result, what);
+  checkSyncResult(result, what);
   const paths = log.calls.slice(first);
   const requests: RequestCount = {
     client: paths.length,

@@ -132,13 +132,14 @@ function largeSpacePages(pageCount: number, images: readonly BenchImage[]): Fixt
 
 /**
  * One organization with one space of `pageCount` document pages (a multiple of 50, at most
- * 2,000) of about 5 KB of Markdown each, nested three deep under groups, and 50 PNG images each
- * shown by one page.
+ * 2,000) of about 5 KB of Markdown each, nested three deep under groups, and `imageCount` (50,
+ * or none for the push scenarios, where images only slow the mirror down) PNG images each shown
+ * by one page.
  */
-export function largeSpaceFixture(pageCount: number): Fixture {
+export function largeSpaceFixture(pageCount: number, imageCount = IMAGE_COUNT): Fixture {
   if (pageCount % SECTION_PAGES !== 0 || pageCount < 50 || pageCount > MAX_LARGE_SPACE_PAGES)
     throw new Error(`The large space has a multiple of 50 pages up to 2,000, not ${pageCount}`);
-  const images = Array.from({ length: IMAGE_COUNT }, (_, i) => benchImage(i));
+  const images = Array.from({ length: imageCount }, (_, i) => benchImage(i));
   return {
     users: [admin()],
     organizations: [

@@ -127,7 +127,7 @@ function floorRows(reports: readonly SyncClientReport[]) {
 }
 
 /** Starts the Quire server (a child process) on a fresh database loaded with `fixture`. */
-async function withServer<T>(
+export async function withServer<T>(
   ctx: RunContext,
   label: string,
   fixture: Fixture,
@@ -147,7 +147,7 @@ async function withServer<T>(
 }
 
 /** A fresh home, mirror folder and floor folder for one client run. */
-function clientDirs(dir: string, name: string) {
+export function clientDirs(dir: string, name: string) {
   const root = join(dir, name);
   const dirs = {
     home: join(root, 'home'),

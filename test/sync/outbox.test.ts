@@ -207,6 +207,7 @@ describe('OutboxDrainer against the real server', () => {
       createChangeRequest: (...args) => real.createChangeRequest(...args),
       getChangeRequest: (...args) => real.getChangeRequest(...args),
       getPage: (...args) => real.getPage(...args),
+      getChangeRequestMarkdown: (...args) => real.getChangeRequestMarkdown(...args),
       updateChangeRequestContent: async (...args) => {
         await real.updateChangeRequestContent(...args);
         throw new Error('process killed');
@@ -292,6 +293,7 @@ describe('OutboxDrainer against the real server', () => {
       createChangeRequest: (...args) => real.createChangeRequest(...args),
       getChangeRequest: (...args) => real.getChangeRequest(...args),
       getPage: (...args) => real.getPage(...args),
+      getChangeRequestMarkdown: (...args) => real.getChangeRequestMarkdown(...args),
       updateChangeRequestContent: async (spaceId, crId, body, options) => {
         if (!merged) {
           merged = true;
@@ -338,6 +340,54 @@ describe('OutboxDrainer against the real server', () => {
     expect(result.remaining).toBe(1);
     expect(outbox.failed(SPACE)).toHaveLength(1);
     expect(contentPosts().map((w) => w.status)).toEqual([400, 200]);
+  });
+
+  it('reads back a drain of many pages with one request, the latest content of each', async () => {
+    const { outbox, drainer } = kit();
+    // 60 pages: two batches, one read.
+    db.transaction(() => {
+      for (let i = 0; i < 60; i++) {
+        outbox.enqueue({
+          kind: 'insert_page',
+          spaceId: SPACE,
+          localKey: `many-${i}.md`,
+          markdown: `# Many ${i}\n`,
+        });
+      }
+    })();
+    const first = await drainer.drain(SPACE);
+    expect(first.batches).toBe(2);
+    const reads = wire.filter((w) => w.method === 'GET' && /\/pages?\/|\/content$/.test(w.path));
+    expect(reads.map((w) => w.path)).toEqual([
+      `/v1/spaces/${SPACE}/change-requests/${first.changeRequest!.id}/content`,
+    ]);
+    expect(first.readBack).toHaveLength(60);
+    expect(first.readBackMissed).toEqual([]);
+    const byKey = new Map(first.readBack.map((entry) => [entry.localKey, entry]));
+    expect(byKey.get('many-7.md')).toMatchObject({
+      sentMarkdown: '# Many 7\n',
+      storedMarkdown: expect.stringContaining('Many 7'),
+    });
+
+    // A few pages are read one by one: each a small read, not the whole change request.
+    wire = [];
+    const page = first.created.find((entry) => entry.localKey === 'many-3.md')!.pageId;
+    outbox.enqueue({
+      kind: 'update_page',
+      spaceId: SPACE,
+      page: { pageId: page },
+      markdown: '# Many 3\n\nAgain.\n',
+    });
+    const second = await drainer.drain(SPACE);
+    expect(second.readBack).toEqual([
+      {
+        pageId: page,
+        localKey: null,
+        sentMarkdown: '# Many 3\n\nAgain.\n',
+        storedMarkdown: expect.stringContaining('Again.'),
+      },
+    ]);
+    expect(wire.filter((w) => w.method === 'GET' && w.path.endsWith('/content'))).toEqual([]);
   });
 
   it('reports the server’s normalisation in the read-back', async () => {

@@ -340,6 +340,7 @@ describe('pull', () => {
       lastSync: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       errors: [],
       problems: [],
+      conflicts: 0,
     });
     // JSON-serialisable as is, for `quire status --json`.
     expect(JSON.parse(JSON.stringify(status))).toEqual(status);

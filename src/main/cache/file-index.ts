@@ -73,6 +73,35 @@ export class FileIndex {
     }
   }
 
+  /** Records one entry (a resolved conflict), replacing whatever was at its path or page. */
+  put(spaceId: string, entry: FileIndexEntry): void {
+    this.remove(spaceId, entry.path);
+    if (entry.pageId !== null) {
+      this.db
+        .prepare('DELETE FROM file_index WHERE space_id = ? AND page_id = ?')
+        .run(spaceId, entry.pageId);
+    }
+    this.db
+      .prepare(
+        `INSERT INTO file_index (space_id, path, kind, page_id, file_id, content_hash, size, mtime_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        spaceId,
+        entry.path,
+        entry.kind,
+        entry.pageId,
+        entry.fileId,
+        entry.contentHash,
+        entry.size,
+        entry.mtimeMs,
+      );
+  }
+
+  remove(spaceId: string, path: string): void {
+    this.db.prepare('DELETE FROM file_index WHERE space_id = ? AND path = ?').run(spaceId, path);
+  }
+
   clearSpace(spaceId: string): void {
     this.db.prepare('DELETE FROM file_index WHERE space_id = ?').run(spaceId);
     this.clearPending(spaceId);

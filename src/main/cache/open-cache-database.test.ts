@@ -87,7 +87,8 @@ describe('openCacheDatabase', () => {
       expect(migrateCache(db, cacheMigrations.slice(0, migration.version))).toBe(1);
       expect(userVersion(db)).toBe(migration.version);
       const declared = statements.flatMap((sql) =>
-        [...sql.matchAll(/CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)].map(
+        // A migration creates tables or alters existing ones (0005 adds a column).
+        [...sql.matchAll(/(?:CREATE|ALTER)\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)].map(
           (match) => match[1]!,
         ),
       );

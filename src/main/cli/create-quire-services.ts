@@ -10,13 +10,23 @@ import { WorkspaceClient } from '../remote/workspace-client';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import {
   SyncEngine,
+  type SpaceConflict,
   type SpaceSyncReport,
   type SyncLog,
   type SyncReport,
 } from '../sync/sync-engine';
 import type { RemoteWorkspace } from '../sync/sync-ports';
+import { SyncStateStore } from '../cache/sync-state-store';
+import { DrainLock, drainLockPath } from '../outbox/drain-lock';
+import { buildSyncStatus } from '../sync/sync-status-model';
+import { SyncWatcher, type WatchRun } from '../sync/sync-watcher';
+import type { SyncStatusSnapshot } from '../../shared/sync-status';
+import { ConflictResolutionError } from '../conflicts/conflict-resolver';
 import {
+  UnknownConflictError,
   UnknownSpaceError,
+  type ConflictListing,
+  type ConflictResolutionChoice,
   type OpenEngineOptions,
   type QuireEngine,
   type QuireServices,
@@ -24,6 +34,7 @@ import {
   type SpaceStatus,
   type SpaceSyncResult,
   type SyncOnceResult,
+  type WatchOptions,
 } from './quire-services';
 
 /** Login fails fast on an unreachable server: one retry, a shorter timeout. */
@@ -51,7 +62,12 @@ export function createQuireServices(home: QuireHome): QuireServices {
         // The cache holds page content: owner-only, like the rest of the home. SQLite gives its
         // -wal and -shm files the database file's permissions.
         if (process.platform !== 'win32') await chmod(home.cacheFile, 0o600);
-        return new CliEngine(cache, options, fileLog(path.join(home.logsDir, 'sync.log')));
+        return new CliEngine(
+          cache,
+          options,
+          fileLog(path.join(home.logsDir, 'sync.log')),
+          home.root,
+        );
       } catch (error) {
         cache.close();
         throw error;
@@ -64,6 +80,7 @@ export function createQuireServices(home: QuireHome): QuireServices {
 class CliEngine implements QuireEngine {
   private readonly engine: SyncEngine;
   private readonly folder: string;
+  private readonly log: SyncLog;
   /** The first typed error the remote threw: the engine reports failures as text only. */
   private remoteFailure: unknown;
 
@@ -71,8 +88,10 @@ class CliEngine implements QuireEngine {
     private readonly cache: CacheDb,
     options: OpenEngineOptions,
     log: SyncLog,
+    private readonly homeRoot: string,
   ) {
     this.folder = options.config.folder;
+    this.log = log;
     this.engine = new SyncEngine({
       cache,
       remote: this.recording(options.remote),
@@ -83,7 +102,14 @@ class CliEngine implements QuireEngine {
       // Pushing needs the outbox's calls, which only the real client has (a logged-out remote
       // cannot push: its sync refuses before anything is sent).
       ...(options.remote instanceof WorkspaceClient
-        ? { push: { remote: new WorkspaceOutboxRemote(options.remote), deviceName: hostname() } }
+        ? {
+            push: {
+              remote: new WorkspaceOutboxRemote(options.remote),
+              deviceName: hostname(),
+              // Watching, the watcher backs off; a run must not sit in the drainer's waits.
+              ...(options.watching ? { maxOfflineWaits: 0 } : {}),
+            },
+          }
         : {}),
     });
   }
@@ -150,6 +176,64 @@ class CliEngine implements QuireEngine {
     }));
   }
 
+  /**
+   * From the cache; while a `sync --watch` (or the app) holds the drain lock, what only it knows
+   * (syncing, offline, its last error) comes from the runtime state it records.
+   */
+  async syncStatus(): Promise<SyncStatusSnapshot> {
+    const status = buildSyncStatus(this.engine);
+    const holder = await DrainLock.holder(drainLockPath(this.homeRoot));
+    const runtime = parseRuntime(new SyncStateStore(this.cache).get(WATCH_RUNTIME_KEY));
+    if (holder === undefined || runtime === undefined || runtime.pid !== holder.pid) return status;
+    if (runtime.state === 'syncing' || runtime.state === 'offline' || runtime.state === 'error') {
+      return { ...status, state: runtime.state, error: runtime.error ?? status.error };
+    }
+    return status;
+  }
+
+  async watch(options: WatchOptions): Promise<SyncStatusSnapshot> {
+    const folder = await stat(this.folder).catch(() => undefined);
+    if (!folder?.isDirectory()) {
+      throw new Error(
+        `the mirror folder ${this.folder} is missing (moved, deleted or not mounted?); ` +
+          'create it again or log in with another --folder and --home',
+      );
+    }
+    const watcher = new SyncWatcher({
+      engine: this.engine,
+      log: this.log,
+      ...(options.intervalMs !== undefined ? { pullIntervalMs: options.intervalMs } : {}),
+    });
+    const runtime = new SyncStateStore(this.cache);
+    const unsubscribe = [
+      watcher.on('status', (status) => {
+        runtime.set(
+          WATCH_RUNTIME_KEY,
+          JSON.stringify({ pid: process.pid, state: status.state, error: status.error }),
+        );
+        options.onStatus?.(status);
+      }),
+      watcher.on('run', (run) => {
+        const summary = runSummary(run);
+        if (summary !== undefined) options.onRun?.(summary);
+      }),
+    ];
+    const stopped = new Promise<void>((resolve) => {
+      if (options.signal.aborted) resolve();
+      else options.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    try {
+      // A stop during the start-up sync takes effect once that run is over.
+      await Promise.race([watcher.start(), stopped]);
+      await stopped;
+    } finally {
+      await watcher.stop();
+      for (const off of unsubscribe) off();
+      runtime.set(WATCH_RUNTIME_KEY, '');
+    }
+    return buildSyncStatus(this.engine);
+  }
+
   async pause(until?: Date): Promise<void> {
     this.engine.pause(until);
   }
@@ -169,13 +253,52 @@ class CliEngine implements QuireEngine {
     this.engine.confirmDeletes(spaceId);
   }
 
+  async conflicts(): Promise<readonly ConflictListing[]> {
+    return this.engine.conflicts().map((conflict) => this.conflictListing(conflict));
+  }
+
+  async resolveConflict(id: number, choice: ConflictResolutionChoice): Promise<ConflictListing> {
+    const open = this.engine.conflicts().find((conflict) => conflict.id === id);
+    if (open === undefined) throw new UnknownConflictError(`no open conflict #${id}`);
+    try {
+      await this.engine.resolveConflict(id, choice);
+    } catch (error) {
+      if (error instanceof ConflictResolutionError) throw new UnknownConflictError(error.message);
+      throw error;
+    }
+    return this.conflictListing(open);
+  }
+
   async close(): Promise<void> {
     this.cache.close();
   }
 
+  private conflictListing(conflict: SpaceConflict): ConflictListing {
+    const folder = conflict.spaceFolder ?? '';
+    return {
+      id: conflict.id,
+      spaceId: conflict.spaceId,
+      spaceTitle: conflict.spaceTitle,
+      pageId: conflict.pageId,
+      pageTitle: conflict.pageId === null ? '' : conflict.title,
+      path: conflict.path,
+      file: path.join(this.folder, ...folder.split('/'), ...conflict.path.split('/')),
+      kind: conflict.kind,
+      message: conflict.message,
+      createdAt: conflict.createdAt,
+    };
+  }
+
   /** One entry per space the run touched, then every other enabled space as unchanged. */
   private results(report: SyncReport): SpaceSyncResult[] {
-    const results = report.spaces.map(spaceResult);
+    // Conflicts count while they are open, whichever run recorded them.
+    const open = new Map<string, number>();
+    for (const conflict of this.engine.conflicts()) {
+      open.set(conflict.spaceId, (open.get(conflict.spaceId) ?? 0) + 1);
+    }
+    const results = report.spaces
+      .map(spaceResult)
+      .map((result) => ({ ...result, conflicts: open.get(result.id) ?? 0 }));
     const touched = new Set(results.map((result) => result.id));
     for (const space of this.engine.status()) {
       if (!space.enabled || space.state === 'removed' || touched.has(space.id)) continue;
@@ -186,7 +309,7 @@ class CliEngine implements QuireEngine {
         revision: space.revision,
         filesWritten: 0,
         filesRemoved: 0,
-        conflicts: 0,
+        conflicts: open.get(space.id) ?? 0,
         problems: [],
       });
     }
@@ -208,6 +331,50 @@ class CliEngine implements QuireEngine {
       downloadFile: (file) => record(remote.downloadFile(file)),
     };
   }
+}
+
+/** What a running `sync --watch` last knew, for `quire status` in another process. */
+const WATCH_RUNTIME_KEY = 'watch-runtime';
+
+function parseRuntime(
+  text: string | undefined,
+): { pid: number; state: string; error: string | null } | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as { pid?: unknown; state?: unknown; error?: unknown };
+    if (typeof value.pid !== 'number' || typeof value.state !== 'string') return undefined;
+    return {
+      pid: value.pid,
+      state: value.state,
+      error: typeof value.error === 'string' ? value.error : null,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line for a watch run that did something; quiet runs (nothing changed) say nothing. */
+function runSummary(run: WatchRun): string | undefined {
+  const { report } = run;
+  let pushed = 0;
+  let written = 0;
+  let removed = 0;
+  const failures: string[] = [...report.errors];
+  for (const space of report.spaces) {
+    pushed += space.pushed ?? 0;
+    written += space.pulled ? space.written.length : 0;
+    removed += space.removed.length;
+    if (space.error !== undefined) failures.push(`${space.title}: ${space.error}`);
+  }
+  const facts = [
+    pushed > 0 ? `${pushed} change${pushed === 1 ? '' : 's'} pushed` : undefined,
+    written > 0 ? `${written} file${written === 1 ? '' : 's'} written` : undefined,
+    removed > 0 ? `${removed} file${removed === 1 ? '' : 's'} removed` : undefined,
+    report.offline ? 'server unreachable, retrying later' : undefined,
+    ...failures.map((failure) => `failed: ${failure}`),
+  ].filter((fact) => fact !== undefined);
+  if (facts.length === 0) return undefined;
+  return `${report.finishedAt} ${run.kind === 'sync' ? 'sync' : 'push'} (${run.reason}): ${facts.join(', ')}`;
 }
 
 function spaceResult(space: SpaceSyncReport): SpaceSyncResult {

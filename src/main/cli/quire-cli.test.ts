@@ -8,12 +8,14 @@ import { FileSecretStore, serverTokenKey } from '../secrets/file-secret-store';
 import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
 import { runQuireCli, type CliIo } from './quire-cli';
 import {
+  UnknownConflictError,
   UnknownSpaceError,
   type OpenEngineOptions,
   type QuireEngine,
   type QuireServices,
   type SpaceListing,
   type SyncOnceResult,
+  type WatchOptions,
 } from './quire-services';
 
 const TOKEN = 'tok-secret-123';
@@ -44,6 +46,7 @@ class FakeWorld {
   openEngines = 0;
   paused: { paused: boolean; until: Date | null } = { paused: false, until: null };
   confirmed: string[] = [];
+  watching: WatchOptions | undefined;
 
   services(home: QuireHome): QuireServices {
     return {
@@ -103,6 +106,35 @@ class FakeWorld {
           lastSync: s.enabled ? '2025-01-01T00:00:00.000Z' : null,
           errors: [],
         })),
+      syncStatus: async () => ({
+        state: 'idle',
+        pending: 0,
+        lastSync: null,
+        paused: this.paused.paused,
+        pausedUntil: this.paused.until?.toISOString() ?? null,
+        conflicts: 0,
+        error: null,
+        spaces: [],
+        problems: [],
+      }),
+      watch: async (watch) => {
+        this.watching = watch;
+        const idle = {
+          state: 'idle' as const,
+          pending: 0,
+          lastSync: null,
+          paused: false,
+          pausedUntil: null,
+          conflicts: 0,
+          error: null,
+          spaces: [],
+          problems: [],
+        };
+        watch.onStatus?.(idle);
+        watch.onRun?.('sync (start): 1 change pushed');
+        await new Promise((stopped) => watch.signal.addEventListener('abort', stopped));
+        return { ...idle, pending: 1 };
+      },
       pause: async (until) => {
         this.paused = { paused: true, until: until ?? null };
       },
@@ -113,6 +145,10 @@ class FakeWorld {
       confirmDeletes: async (id) => {
         if (!this.spaces.some((s) => s.id === id)) throw new UnknownSpaceError(id);
         this.confirmed.push(id);
+      },
+      conflicts: async () => [],
+      resolveConflict: async (id) => {
+        throw new UnknownConflictError(`no open conflict #${id}`);
       },
       close: async () => {
         this.openEngines--;
@@ -131,7 +167,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function quire(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) {
+async function quire(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; onStop?: CliIo['onStop'] } = {},
+) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -140,6 +179,7 @@ async function quire(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?:
     env: { QUIRE_HOME: home.root, ...options.env },
     cwd: dir,
     readStdin: async () => options.stdin ?? '',
+    ...(options.onStop ? { onStop: options.onStop } : {}),
   };
   const code = await runQuireCli(args, io, (h) => world.services(h));
   return { code, stdout, stderr };
@@ -314,6 +354,15 @@ describe('quire CLI (fake engine)', () => {
       folder: join(dir, 'mirror'),
       user: { id: 'u-ada', displayName: 'Ada Lovelace', email: 'ada@acme.test' },
       loggedIn: true,
+      state: 'idle',
+      pending: 0,
+      lastSync: null,
+      paused: false,
+      pausedUntil: null,
+      conflicts: 0,
+      error: null,
+      runner: null,
+      problems: [],
       spaces: [
         {
           id: 's-a',
@@ -327,6 +376,8 @@ describe('quire CLI (fake engine)', () => {
           pages: 3,
           lastSync: '2025-01-01T00:00:00.000Z',
           errors: [],
+          pending: 0,
+          conflicts: 0,
         },
         expect.objectContaining({ id: 's-b' }),
       ],
@@ -406,6 +457,37 @@ describe('quire CLI (fake engine)', () => {
     const result = await quire(['sync', '--once']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Alpha (s-a): 2 changes pushed, up to date\n');
+  });
+
+  it('sync --watch runs until stopped, holding the drain lock, and exits 0', async () => {
+    await quire(loginArgs);
+    expectOneLineError(await quire(['sync', '--once', '--watch']), 2, /not both/);
+    expectOneLineError(await quire(['sync', '--watch', '--interval', '5x']), 2, /--interval/);
+    expectOneLineError(await quire(['sync', '--once', '--interval', '5s']), 2, /with --watch/);
+
+    let stop: (() => void) | undefined;
+    let unsubscribed = false;
+    const running = quire(['sync', '--watch', '--interval', '10s'], {
+      onStop: (listener) => {
+        stop = listener;
+        return () => (unsubscribed = true);
+      },
+    });
+    while (world.watching === undefined) await new Promise((tick) => setTimeout(tick, 5));
+    expect(world.watching.intervalMs).toBe(10_000);
+    // While it runs, another drainer of the same home is refused.
+    expectOneLineError(await quire(['sync', '--once']), 1, /quire sync --watch, pid \d+/);
+    stop!();
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Watching ');
+    expect(result.stdout).toContain('status: idle\n');
+    expect(result.stdout).toContain('sync (start): 1 change pushed\n');
+    expect(result.stdout).toContain('Stopped with 1 change still queued');
+    expect(unsubscribed).toBe(true);
+    expect(existsSync(join(home.root, 'sync.lock'))).toBe(false);
+    expect(world.openEngines).toBe(0);
+    expect((await quire(['sync', '--once'])).code).toBe(0);
   });
 
   it('logs failures under <home>/logs without the token', async () => {

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -11,12 +11,16 @@ import {
   type QuireHome,
 } from '../config/quire-home';
 import { isInsideRoot } from '../mirror/resolve-inside';
+import { DrainLock, DrainLockHeldError, drainLockPath } from '../outbox/drain-lock';
 import { RemoteAuthError, RemoteError, RemoteUnavailableError } from '../remote/errors';
 import { serverTokenKey } from '../secrets/file-secret-store';
 import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
 import { ProgressBar, type ProgressStream } from './progress-bar';
 import {
+  UnknownConflictError,
   UnknownSpaceError,
+  type ConflictListing,
+  type ConflictResolutionChoice,
   type QuireEngine,
   type QuireServices,
   type SpaceList,
@@ -46,12 +50,21 @@ Commands:
                           stop syncing a space (its folder stays)
   sync --once             push local edits of every enabled space (into its working change
                           request "Edits from <this computer>"), then pull it, once
-  status [--json]         per space: state, revision, pages, last sync, errors
+  sync --watch [--interval <time>]
+                          sync at start, push every saved change, pull every 30s (or --interval,
+                          e.g. 10s, 5m); runs until Ctrl-C / SIGTERM (the current run finishes)
+  status [--json]         state (idle, syncing, paused, offline, error, conflicts), pending
+                          changes, files not pushed and why; per space: revision, pages, last sync
   pause [--for <time>]    stop pushing local edits (e.g. --for 30m, 2h, 1d; default: until resume);
                           edits are still recorded and pushed after
   resume                  push local edits again
   confirm-deletes <spaceId>
                           let the next sync push deletions of more than half of a space's pages
+  conflicts [--json]      pages edited on both sides that could not be merged (the local file
+                          was kept), and edits that won over a deletion
+  resolve <id> --mine | --theirs | --merged <file>
+                          settle a conflict: keep the local file and push it (mine), take the
+                          server's version (theirs), or use <file> and push it (merged)
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).
@@ -65,6 +78,11 @@ export interface CliIo {
   readonly cwd: string;
   /** All of stdin, for `--token -`. */
   readStdin(): Promise<string>;
+  /**
+   * Calls `listener` when the user asks the process to stop (SIGINT, SIGTERM); returns the
+   * unsubscribe. Without it, `sync --watch` cannot be stopped and refuses to start.
+   */
+  onStop?(listener: () => void): () => void;
 }
 
 export type ServicesFactory = (home: QuireHome) => QuireServices | Promise<QuireServices>;
@@ -89,7 +107,12 @@ const OPTIONS = {
   folder: { type: 'string' },
   json: { type: 'boolean' },
   once: { type: 'boolean' },
+  watch: { type: 'boolean' },
+  interval: { type: 'string' },
   for: { type: 'string' },
+  mine: { type: 'boolean' },
+  theirs: { type: 'boolean' },
+  merged: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -102,11 +125,13 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   login: ['server', 'token', 'folder'],
   logout: [],
   spaces: ['json'],
-  sync: ['once'],
+  sync: ['once', 'watch', 'interval'],
   status: ['json'],
   pause: ['for'],
   resume: [],
   'confirm-deletes': [],
+  conflicts: ['json'],
+  resolve: ['mine', 'theirs', 'merged'],
   help: [],
 };
 
@@ -175,6 +200,7 @@ export async function runQuireCli(
       case 'sync': {
         // Space titles for the bar, filled from the cache once the engine is open.
         const titles = new Map<string, string>();
+        if (values.watch) return await syncWatch(run, values, args);
         bar = new ProgressBar(io.stderr, { spaceLabel: (id) => titles.get(id) });
         return await syncOnce(run, values, args, bar, titles);
       }
@@ -186,6 +212,10 @@ export async function runQuireCli(
         return await resume(run, args);
       case 'confirm-deletes':
         return await confirmDeletes(run, args);
+      case 'conflicts':
+        return await conflicts(run, values, args);
+      case 'resolve':
+        return await resolve(run, values, args);
       default:
         throw new CliError(`unknown command ${quote(command)}`, EXIT_USAGE);
     }
@@ -419,17 +449,16 @@ async function syncOnce(
 ): Promise<number> {
   if (args.length > 0) throw new CliError('sync takes no arguments', EXIT_USAGE);
   if (!values.once) {
-    throw new CliError('only `quire sync --once` is available so far', EXIT_USAGE);
+    throw new CliError('use `quire sync --once` or `quire sync --watch`', EXIT_USAGE);
   }
+  if (values.interval !== undefined) throw new CliError('--interval goes with --watch', EXIT_USAGE);
   const onProgress = (progress: SyncProgress) => bar.update(progress);
-  const { result, pauseState } = await withEngine(
-    run,
-    { needsToken: true, onProgress },
-    async (engine) => {
+  const { result, pauseState } = await withEngine(run, { needsToken: true, onProgress }, (engine) =>
+    withDrainLock(run, 'quire sync --once', async () => {
       for (const space of await engine.status()) titles.set(space.id, space.title);
       const synced: SyncOnceResult = await engine.syncOnce();
       return { result: synced, pauseState: await engine.pauseState() };
-    },
+    }),
   );
   bar.clear();
   let conflicts = 0;
@@ -458,6 +487,81 @@ async function syncOnce(
     return EXIT_PROBLEMS;
   }
   return EXIT_OK;
+}
+
+/**
+ * `sync --watch`: one line per run that did something and per change of the overall state on
+ * stdout, warnings on stderr; exit 0 after a clean stop (SIGINT/SIGTERM).
+ */
+async function syncWatch(run: Run, values: Values, args: string[]): Promise<number> {
+  if (args.length > 0) throw new CliError('sync takes no arguments', EXIT_USAGE);
+  if (values.once) throw new CliError('sync takes --once or --watch, not both', EXIT_USAGE);
+  let intervalMs: number | undefined;
+  if (values.interval !== undefined) {
+    intervalMs = parseDuration(values.interval);
+    if (intervalMs === undefined) {
+      throw new CliError(
+        `--interval takes a duration like 30s, 5m or 1h, not ${quote(values.interval)}`,
+        EXIT_USAGE,
+      );
+    }
+  }
+  const onStop = run.io.onStop;
+  if (onStop === undefined) throw new CliError('sync --watch needs a terminal to stop it from');
+  const stop = new AbortController();
+  let stopRequested = false;
+  const unsubscribe = onStop(() => {
+    if (!stopRequested) run.out('Stopping after the current run…');
+    stopRequested = true;
+    stop.abort();
+  });
+  try {
+    const final = await withEngine(
+      run,
+      { needsToken: true, watching: true },
+      (engine, connection) =>
+        withDrainLock(run, 'quire sync --watch', async () => {
+          run.out(`Watching ${connection.config.folder} (Ctrl-C stops).`);
+          let lastState = '';
+          return engine.watch({
+            signal: stop.signal,
+            ...(intervalMs !== undefined ? { intervalMs } : {}),
+            onRun: (summary) => run.out(summary),
+            onStatus: (status) => {
+              // Runs say what they did (onRun); only settled states are worth a line.
+              if (status.state === 'syncing') return;
+              const line = `${status.state}${status.pending > 0 ? `, ${plural(status.pending, 'change')} pending` : ''}`;
+              if (line === lastState) return;
+              lastState = line;
+              run.out(`status: ${line}`);
+              if (status.state === 'error' && status.error) run.warn(status.error);
+            },
+          });
+        }),
+    );
+    run.out(
+      `Stopped${final.pending > 0 ? ` with ${plural(final.pending, 'change')} still queued (pushed by the next sync)` : ''}.`,
+    );
+  } finally {
+    unsubscribe();
+  }
+  return EXIT_OK;
+}
+
+/** Runs `task` holding the home's drain lock; refuses when another live process holds it. */
+async function withDrainLock<T>(run: Run, command: string, task: () => Promise<T>): Promise<T> {
+  let lock: DrainLock;
+  try {
+    lock = await DrainLock.acquire(drainLockPath(run.home.root), { command });
+  } catch (error) {
+    if (error instanceof DrainLockHeldError) throw new CliError(error.message);
+    throw error;
+  }
+  try {
+    return await task();
+  } finally {
+    await lock.release();
+  }
 }
 
 /** `30m`, `2h`, `1d`, `45s` → milliseconds. */
@@ -521,23 +625,65 @@ async function confirmDeletes(run: Run, args: string[]): Promise<number> {
 
 async function status(run: Run, values: Values, args: string[]): Promise<number> {
   if (args.length > 0) throw new CliError('status takes no arguments', EXIT_USAGE);
-  const { config, loggedIn, spaces } = await withEngine(
+  const { config, loggedIn, spaces, model, runner } = await withEngine(
     run,
     { needsToken: false },
-    async (engine, connection) => ({ ...connection, spaces: await engine.status() }),
+    async (engine, connection) => ({
+      ...connection,
+      spaces: await engine.status(),
+      model: await engine.syncStatus(),
+      // The process syncing this home right now (`sync --watch`, the app), if any.
+      runner: await DrainLock.holder(drainLockPath(run.home.root)),
+    }),
   );
   if (values.json) {
+    const modelSpaces = new Map(model.spaces.map((space) => [space.id, space]));
     const report = {
       server: config.server,
       folder: config.folder,
       user: config.user,
       loggedIn,
-      spaces: spaces.map(spaceStatusJson),
+      state: model.state,
+      pending: model.pending,
+      lastSync: model.lastSync,
+      paused: model.paused,
+      pausedUntil: model.pausedUntil,
+      conflicts: model.conflicts,
+      error: model.error,
+      runner:
+        runner === undefined
+          ? null
+          : {
+              pid: runner.pid,
+              host: runner.host,
+              command: runner.command,
+              since: runner.startedAt,
+            },
+      problems: model.problems.map((problem) => ({
+        path: problem.path,
+        message: problem.message,
+        spaceId: problem.spaceId,
+        kind: problem.kind,
+      })),
+      spaces: spaces.map((space) => ({
+        ...spaceStatusJson(space),
+        pending: modelSpaces.get(space.id)?.pending ?? 0,
+        conflicts: modelSpaces.get(space.id)?.conflicts ?? 0,
+      })),
     };
     run.out(JSON.stringify(report, null, 2));
     return EXIT_OK;
   }
   run.out(`${config.server} → ${config.folder}${loggedIn ? '' : ' (logged out)'}`);
+  const overall = [
+    model.state,
+    model.pending > 0 ? `${plural(model.pending, 'change')} pending` : undefined,
+    model.conflicts > 0 ? plural(model.conflicts, 'conflict') : undefined,
+    model.pausedUntil ? `paused until ${model.pausedUntil}` : undefined,
+    runner ? `${runner.command} running (pid ${runner.pid})` : undefined,
+  ].filter((fact) => fact !== undefined);
+  // Space errors and problems are listed under each space below.
+  run.out(`Status: ${overall.join(', ')}`);
   for (const space of spaces) {
     const facts = [
       space.state,
@@ -606,6 +752,101 @@ function spaceStatusJson(space: SpaceStatus) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// conflicts / resolve
+
+async function conflicts(run: Run, values: Values, args: string[]): Promise<number> {
+  if (args.length > 0) throw new CliError('conflicts takes no arguments', EXIT_USAGE);
+  const listed = await withEngine(run, { needsToken: false }, (engine) => engine.conflicts());
+  if (values.json) {
+    run.out(JSON.stringify(listed.map(conflictJson), null, 2));
+    return EXIT_OK;
+  }
+  for (const conflict of listed) {
+    const page = conflict.pageTitle ? ` "${terminalText(conflict.pageTitle)}"` : '';
+    run.out(
+      `#${conflict.id} ${conflict.kind}: ${terminalText(conflict.spaceTitle)}${page} ${terminalText(conflict.file)}`,
+    );
+    run.out(`  ${terminalText(conflict.message)}`);
+  }
+  run.out(
+    listed.length === 0
+      ? 'No conflicts.'
+      : `${plural(listed.length, 'conflict')}: \`quire resolve <id> --mine | --theirs | --merged <file>\` settles one.`,
+  );
+  return EXIT_OK;
+}
+
+async function resolve(run: Run, values: Values, args: string[]): Promise<number> {
+  const usage = 'usage: quire resolve <id> --mine | --theirs | --merged <file>';
+  const [idText, ...rest] = args;
+  if (idText === undefined || rest.length > 0) throw new CliError(usage, EXIT_USAGE);
+  const modes = (['mine', 'theirs', 'merged'] as const).filter(
+    (mode) => values[mode] !== undefined,
+  );
+  if (modes.length !== 1) {
+    throw new CliError(
+      modes.length === 0
+        ? `resolve needs one of --mine, --theirs or --merged <file> (${usage})`
+        : `resolve takes only one of --mine, --theirs and --merged (${usage})`,
+      EXIT_USAGE,
+    );
+  }
+  const mode = modes[0]!;
+  const id = /^[1-9][0-9]{0,15}$/.test(idText) ? Number(idText) : undefined;
+  if (id === undefined) {
+    throw new CliError(`no conflict ${quote(idText)} (\`quire conflicts\` lists them)`);
+  }
+  let request: ConflictResolutionChoice = { mode: mode === 'merged' ? 'mine' : mode };
+  if (mode === 'merged') {
+    const file = path.resolve(run.io.cwd, values.merged!);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new CliError(`cannot read the merged file ${file} (${reason})`);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw new CliError(`the merged file ${file} is not UTF-8 text; nothing was changed`);
+    }
+    request = { mode: 'merged', text };
+  }
+  const resolved = await withEngine(run, { needsToken: false }, async (engine) => {
+    try {
+      return await engine.resolveConflict(id, request);
+    } catch (error) {
+      if (error instanceof UnknownConflictError) {
+        throw new CliError(
+          `${error.message} (\`quire conflicts\` lists them); nothing was changed`,
+        );
+      }
+      throw error;
+    }
+  });
+  run.out(`Resolved conflict #${id} (${terminalText(resolved.file)}) with --${mode}.`);
+  run.out('The next `quire sync --once` pushes what this queued.');
+  return EXIT_OK;
+}
+
+function conflictJson(conflict: ConflictListing) {
+  return {
+    id: conflict.id,
+    spaceId: conflict.spaceId,
+    spaceTitle: conflict.spaceTitle,
+    pageId: conflict.pageId,
+    pageTitle: conflict.pageTitle,
+    path: conflict.path,
+    file: conflict.file,
+    kind: conflict.kind,
+    message: conflict.message,
+    createdAt: conflict.createdAt,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // shared plumbing
 
 interface Connection {
@@ -619,7 +860,11 @@ interface Connection {
  */
 async function withEngine<T>(
   run: Run,
-  options: { needsToken: boolean; onProgress?: (progress: SyncProgress) => void },
+  options: {
+    needsToken: boolean;
+    onProgress?: (progress: SyncProgress) => void;
+    watching?: boolean;
+  },
   task: (engine: QuireEngine, connection: Connection) => Promise<T>,
 ): Promise<T> {
   const config = await readQuireConfig(run.home);
@@ -639,6 +884,7 @@ async function withEngine<T>(
     config,
     remote,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.watching ? { watching: true } : {}),
   });
   try {
     return await task(engine, { config, loggedIn: token !== undefined });
@@ -722,6 +968,21 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
       return Buffer.concat(chunks).toString('utf8');
+    },
+    onStop: (listener) => {
+      // A second Ctrl-C while the current run finishes ends the process at once.
+      let signalled = 0;
+      const handler = (signal: NodeJS.Signals) => {
+        signalled++;
+        if (signalled > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+        listener();
+      };
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
     },
   };
   // Loaded on demand: `quire help` and usage errors need neither SQLite nor the engine.

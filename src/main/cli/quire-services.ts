@@ -1,3 +1,4 @@
+import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import type { QuireConfig, QuireHome } from '../config/quire-home';
 import type { RemoteWorkspace, SecretStore, SyncProgress } from '../sync/sync-ports';
 
@@ -21,6 +22,22 @@ export interface OpenEngineOptions {
   readonly config: QuireConfig;
   readonly remote: RemoteWorkspace;
   readonly onProgress?: (progress: SyncProgress) => void;
+  /**
+   * For `sync --watch`: a push that finds the server unreachable stops at once (the watcher backs
+   * off and retries) instead of waiting inside the run.
+   */
+  readonly watching?: boolean;
+}
+
+/** `quire sync --watch`: runs until `signal` aborts, then finishes the current run and returns. */
+export interface WatchOptions {
+  readonly signal: AbortSignal;
+  /** Full sync (pull) interval; default 30 s. */
+  readonly intervalMs?: number;
+  /** Every change of the status model. */
+  readonly onStatus?: (status: SyncStatusSnapshot) => void;
+  /** After every run: what it did, in a line. */
+  readonly onRun?: (summary: string) => void;
 }
 
 /** A space as `quire spaces` lists it. */
@@ -97,6 +114,10 @@ export interface QuireEngine {
   syncOnce(): Promise<SyncOnceResult>;
   /** From the cache only, no network. */
   status(): Promise<readonly SpaceStatus[]>;
+  /** The status model (src/shared/sync-status.ts), from the cache only. */
+  syncStatus(): Promise<SyncStatusSnapshot>;
+  /** Syncs at start, then on every change and every interval, until `options.signal` aborts. */
+  watch(options: WatchOptions): Promise<SyncStatusSnapshot>;
   /** Stops pushing local edits until `until` (or resume); edits are still recorded. No network. */
   pause(until?: Date): Promise<void>;
   resume(): Promise<void>;
@@ -104,7 +125,40 @@ export interface QuireEngine {
   pauseState(): Promise<{ paused: boolean; until: Date | null }>;
   /** Lets the next push of the space delete more than half of its pages. Throws UnknownSpaceError. */
   confirmDeletes(spaceId: string): Promise<void>;
+  /** Open conflicts of every space, from the cache only. */
+  conflicts(): Promise<readonly ConflictListing[]>;
+  /**
+   * Writes the chosen version into the page's file, marks the conflict resolved and queues what
+   * must be pushed. Throws UnknownConflictError (nothing changed) for an unknown or resolved id.
+   */
+  resolveConflict(id: number, choice: ConflictResolutionChoice): Promise<ConflictListing>;
   close(): Promise<void>;
+}
+
+/** A conflict as `quire conflicts` lists it. */
+export interface ConflictListing {
+  readonly id: number;
+  readonly spaceId: string;
+  readonly spaceTitle: string;
+  readonly pageId: string | null;
+  /** The page's title ('' for a file that is not a page's). */
+  readonly pageTitle: string;
+  /** The local file, relative to the space folder. */
+  readonly path: string;
+  /** The local file, absolute. */
+  readonly file: string;
+  /** `content`, `asset`, `deleted-remotely` or `deleted-locally` (see ConflictKind). */
+  readonly kind: string;
+  readonly message: string;
+  readonly createdAt: string;
+}
+
+export type ConflictResolutionChoice =
+  { mode: 'mine' } | { mode: 'theirs' } | { mode: 'merged'; text: string };
+
+/** No open conflict has this id (never recorded, or resolved already). */
+export class UnknownConflictError extends Error {
+  override readonly name = 'UnknownConflictError';
 }
 
 export class UnknownSpaceError extends Error {

@@ -695,6 +695,43 @@ describe('classifyLocalChanges', () => {
     ]);
   });
 
+  it('reports a new file in a folder no page owns, and pushes nothing for it', async () => {
+    const synced = pull();
+    // Placed under the root, its page would be pulled as topics.md: two files for one page.
+    write('topics/note.md', '# Note\n');
+    write('guide/deeper/more.md', '# More\n');
+    const result = await classify(synced);
+    expect(apiChanges(result)).toEqual([]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ path: 'guide/deeper/more.md', reason: 'unsupported' }),
+      expect.objectContaining({ path: 'topics/note.md', reason: 'unsupported' }),
+    ]);
+    expect(result.problems[1]!.message).toMatch(/no page owns the folder topics\//);
+  });
+
+  it('leaves a page moved into a folder no page owns where it is, reported', async () => {
+    const synced = pull();
+    move('faq.md', 'topics/faq.md');
+    const result = await classify(synced);
+    expect(result.moves).toEqual([]);
+    expect(apiChanges(result)).toEqual([]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ path: 'topics/faq.md', reason: 'unsupported', pageId: 'p-faq' }),
+    ]);
+  });
+
+  it('does not move a page into x/ when x.md is deleted in the same pass', async () => {
+    const synced = pull();
+    remove('faq.md');
+    move('guide/usage.md', 'faq/usage.md');
+    const result = await classify(synced);
+    expect(result.moves).toEqual([]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ path: 'faq/usage.md', reason: 'unsupported', pageId: 'p-usage' }),
+    ]);
+    expect(apiChanges(result)).toEqual([{ operation: 'delete_page', page: 'p-faq' }]);
+  });
+
   it('starts from a tree with the expected shape', () => {
     expect(shape(space())).toBe(INITIAL);
   });

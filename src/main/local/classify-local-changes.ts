@@ -396,6 +396,32 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
     const folder = dirOf(path);
     return ownerOfFolder(posix.basename(path) === README_PATH ? dirOf(folder) : folder);
   };
+  /**
+   * The folder a page file sits in, when no page owns it (no README.md, no `folder.md`, not a
+   * group's): the page cannot be placed there. Pushed anyway, it would land under an ancestor and
+   * the pull would write it at another path, leaving two files for one page.
+   */
+  const unownedFolderOf = (path: string): string | undefined => {
+    if (path === README_PATH) return undefined;
+    const folder = posix.basename(path) === README_PATH ? dirOf(dirOf(path)) : dirOf(path);
+    if (folder === '' || localKey.has(`${folder}/${README_PATH}`)) return undefined;
+    if (localKey.has(`${folder}.md`)) return undefined;
+    const cached = cachedFolderOwner.get(folder);
+    return cached !== undefined && survives(cached) && !moved.has(cached) ? undefined : folder;
+  };
+  // Moves into a folder no page owns are not made, so their files own no folder either.
+  const stranded = new Map<string, string>();
+  for (const [pageId, { to }] of moved) {
+    const folder = unownedFolderOf(to.file.path);
+    if (folder !== undefined) stranded.set(pageId, folder);
+  }
+  for (const id of stranded.keys()) localKey.delete(moved.get(id)!.to.file.path);
+  const unowned = (path: string, folder: string, pageId?: string): LocalProblem => ({
+    path,
+    reason: 'unsupported',
+    ...(pageId !== undefined ? { pageId } : {}),
+    message: `no page owns the folder ${folder}/ (add ${folder}/README.md, or move the file into a page's folder); it was not pushed`,
+  });
 
   // --- SUMMARY.md ---------------------------------------------------------------------------------
   let summaryState: ClassifyResult['summary'] = 'unchanged';
@@ -434,8 +460,15 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
     const node = nodes.get(id)!;
     let parent: Key | null;
     const move = moved.get(id);
+    const unownedFolder = stranded.get(id);
     if (plan?.parent.has(id)) parent = plan.parent.get(id)!;
-    else if (move) parent = parentOfPath(move.to.file.path);
+    else if (move && unownedFolder !== undefined) {
+      // Left where it is (not moved, not deleted) until its folder belongs to a page.
+      problems.push(unowned(move.to.file.path, unownedFolder, id));
+      deferredMoves.add(id);
+      desiredParent.set(id, fallbackParent(id));
+      continue;
+    } else if (move) parent = parentOfPath(move.to.file.path);
     else if (node.parent !== null && !survives(node.parent)) {
       const path = pathOfPage.get(id);
       parent = path === undefined ? fallbackParent(id) : parentOfPath(path);
@@ -454,6 +487,11 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
   }
   for (const page of newPages) {
     const key = newKey(page.file.path);
+    const unownedFolder = plan?.parent.has(key) ? undefined : unownedFolderOf(page.file.path);
+    if (unownedFolder !== undefined) {
+      problems.push(unowned(page.file.path, unownedFolder));
+      continue;
+    }
     const parent = plan?.parent.has(key) ? plan.parent.get(key)! : parentOfPath(page.file.path);
     if (parent !== null && isNewKey(parent)) {
       problems.push({

@@ -9,7 +9,7 @@ import {
   RemoteUnavailableError,
 } from '../remote/errors';
 import type { Sleep } from '../remote/rate-limited-fetch';
-import type { Clock } from '../sync/sync-ports';
+import type { Clock, RemotePage } from '../sync/sync-ports';
 import type { Outbox } from './outbox';
 import { OutboxBatches, type OutboxBatch } from './outbox-batches';
 import type { OutboxItem } from './outbox-change';
@@ -77,6 +77,16 @@ export interface DrainResult {
   remaining: number;
 }
 
+/** Up to this many pushed pages are read back one by one; more, with one whole read. */
+const PAGE_BY_PAGE_READ_BACK = 8;
+
+/** A page pushed in this drain, waiting to be read back at its end. */
+interface PendingReadBack {
+  changeRequestId: string;
+  localKey: string | null;
+  sentMarkdown: string;
+}
+
 const DEFAULT_OFFLINE_BASE_MS = 5_000;
 const DEFAULT_OFFLINE_MAX_MS = 5 * 60_000;
 const INACTIVE = new Set(['merged', 'archived']);
@@ -106,8 +116,9 @@ class RetryLater extends Error {}
  *    message (Outbox.failed) and the others carry on (OutboxBatches.fail). A failed change stays
  *    in the outbox (never silently dropped) until a later edit of its page replaces it (it is
  *    then retried, alone) or the user dismisses it.
- * 5. After each acknowledged batch, pages whose Markdown was pushed are read back so the engine
- *    can write the server's normalised version without counting it as a local edit.
+ * 5. At the end of the drain, pages whose Markdown was pushed are read back (once each, however
+ *    many batches carried them) so the engine can write the server's normalised version without
+ *    counting it as a local edit.
  *
  * One drain per space runs at a time in this process (later calls wait their turn). Two
  * processes draining the same cache are not coordinated: only the app drains; the CLI pauses.
@@ -189,6 +200,22 @@ export class OutboxDrainer {
     return this.pauses.state();
   }
 
+  /**
+   * The page tree of the space's working change request, read from the server; undefined when
+   * there is none (or it is merged or archived), the remote cannot read trees, or the read fails
+   * (the caller then does without: the drain reports an unreachable server itself).
+   */
+  async workingChangeRequestPages(spaceId: string): Promise<RemotePage[] | undefined> {
+    const row = this.working.get(spaceId);
+    if (row?.changeRequestId == null || INACTIVE.has(row.status ?? 'draft')) return undefined;
+    if (this.client.getChangeRequestPages === undefined) return undefined;
+    try {
+      return await this.client.getChangeRequestPages(spaceId, row.changeRequestId);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The space's working change request as last seen, if any. */
   workingChangeRequest(spaceId: string): OutboxChangeRequest | undefined {
     const row = this.working.get(spaceId);
@@ -217,6 +244,8 @@ export class OutboxDrainer {
       warnings: [],
       remaining: 0,
     };
+    // Pages pushed in this drain, read back once at its end (one request for many pages).
+    const toReadBack = new Map<string, PendingReadBack>();
     let waits = 0;
     let checked = false;
     for (;;) {
@@ -234,7 +263,7 @@ export class OutboxDrainer {
           batch = this.batches.form(spaceId, changeRequest.id);
           if (!batch) break;
         }
-        await this.send(batch, result);
+        await this.send(batch, result, toReadBack);
         waits = 0;
       } catch (error) {
         if (!(error instanceof RemoteUnavailableError) && !(error instanceof RetryLater)) {
@@ -251,13 +280,18 @@ export class OutboxDrainer {
         );
       }
     }
+    await this.readBack(spaceId, toReadBack, result);
     result.changeRequest = this.workingChangeRequest(spaceId) ?? null;
     result.remaining = this.outbox.count(spaceId);
     return result;
   }
 
   /** Sends one batch and settles it (acknowledged, failed or moved to a new change request). */
-  private async send(batch: OutboxBatch, result: DrainResult): Promise<void> {
+  private async send(
+    batch: OutboxBatch,
+    result: DrainResult,
+    toReadBack: Map<string, PendingReadBack>,
+  ): Promise<void> {
     this.batches.markSent(batch.id);
     let answer;
     try {
@@ -282,10 +316,23 @@ export class OutboxDrainer {
     result.insertedFiles.push(...acknowledged.insertedFiles);
     result.warnings.push(...acknowledged.warnings);
     if (this.settings.readBack) {
-      const deleted = new Set(
-        answer.changes.filter((c) => c.object === 'deleted_page').map((c) => c.pageId),
-      );
-      await this.readBack(batch, acknowledged.items, deleted, result);
+      for (const change of answer.changes) {
+        if (change.object === 'deleted_page') toReadBack.delete(change.pageId);
+      }
+      for (const item of acknowledged.items) {
+        if (
+          (item.kind === 'insert_page' || item.kind === 'update_page') &&
+          item.markdown !== undefined &&
+          item.pageId !== null
+        ) {
+          // A later batch's content of the same page replaces an earlier one's.
+          toReadBack.set(item.pageId, {
+            changeRequestId: batch.changeRequestId,
+            localKey: item.kind === 'insert_page' ? item.localKey : null,
+            sentMarkdown: item.markdown,
+          });
+        }
+      }
     }
   }
 
@@ -385,44 +432,58 @@ export class OutboxDrainer {
     return created;
   }
 
+  /**
+   * Reads back what this drain pushed: page by page for a few pages (a small read each), or the
+   * whole change request in one request for more (a search-and-replace across a thousand pages
+   * costs one read, not a thousand).
+   */
   private async readBack(
-    batch: OutboxBatch,
-    items: readonly OutboxItem[],
-    deleted: ReadonlySet<string>,
+    spaceId: string,
+    pages: ReadonlyMap<string, PendingReadBack>,
     result: DrainResult,
   ): Promise<void> {
-    const pages = items.filter(
-      (item) =>
-        (item.kind === 'insert_page' || item.kind === 'update_page') &&
-        item.markdown !== undefined &&
-        item.pageId !== null &&
-        !deleted.has(item.pageId),
-    );
-    await Promise.all(
-      pages.map(async (item) => {
-        try {
-          const page = await this.client.getPage(
-            batch.spaceId,
-            batch.changeRequestId,
-            item.pageId!,
-          );
-          if (page.markdown === undefined) {
-            result.readBackMissed.push(item.pageId!);
-            return;
-          }
-          result.readBack.push({
-            pageId: item.pageId!,
-            localKey: item.kind === 'insert_page' ? item.localKey : null,
-            sentMarkdown: item.markdown!,
-            storedMarkdown: page.markdown,
-          });
-        } catch (error) {
-          // Already acknowledged: a failed read only costs the normalised copy until next pull.
-          if (!(error instanceof RemoteError)) throw error;
-          result.readBackMissed.push(item.pageId!);
+    const byChangeRequest = new Map<string, [string, PendingReadBack][]>();
+    for (const entry of pages) {
+      const group = byChangeRequest.get(entry[1].changeRequestId) ?? [];
+      group.push(entry);
+      byChangeRequest.set(entry[1].changeRequestId, group);
+    }
+    const settle = (pageId: string, pending: PendingReadBack, stored: string | undefined) => {
+      if (stored === undefined) {
+        result.readBackMissed.push(pageId);
+        return;
+      }
+      result.readBack.push({
+        pageId,
+        localKey: pending.localKey,
+        sentMarkdown: pending.sentMarkdown,
+        storedMarkdown: stored,
+      });
+    };
+    for (const [changeRequestId, group] of byChangeRequest) {
+      try {
+        if (group.length > PAGE_BY_PAGE_READ_BACK) {
+          const stored = await this.client.getChangeRequestMarkdown(spaceId, changeRequestId);
+          for (const [pageId, pending] of group) settle(pageId, pending, stored.get(pageId));
+          continue;
         }
-      }),
-    );
+        await Promise.all(
+          group.map(async ([pageId, pending]) => {
+            try {
+              const page = await this.client.getPage(spaceId, changeRequestId, pageId);
+              settle(pageId, pending, page.markdown);
+            } catch (error) {
+              if (!(error instanceof RemoteError)) throw error;
+              settle(pageId, pending, undefined);
+            }
+          }),
+        );
+      } catch (error) {
+        // Already acknowledged: a failed read only costs the normalised copy until next pull.
+        if (!(error instanceof RemoteError)) throw error;
+        for (const [pageId, pending] of group) settle(pageId, pending, undefined);
+      }
+    }
   }
 
   /** A backoff wait, cut short by pause() (the loop then sees the pause) or by `signal`. */

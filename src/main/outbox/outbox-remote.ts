@@ -69,4 +69,17 @@ export interface OutboxRemote {
   ): Promise<ContentUpdateResult>;
   /** A page of the change request with its stored Markdown (format=markdown). */
   getPage(spaceId: string, changeRequestId: string, pageId: string): Promise<RemotePage>;
+  /**
+   * Every document page of the change request with its stored Markdown, by page id, in one
+   * request (pages the server sends without Markdown are left out).
+   */
+  getChangeRequestMarkdown(
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<ReadonlyMap<string, string>>;
+  /**
+   * The change request's page tree as it is now (no Markdown), in one request. Optional: without
+   * it the push places pages against a tree rebuilt from the synced revision and its own edits.
+   */
+  getChangeRequestPages?(spaceId: string, changeRequestId: string): Promise<RemotePage[]>;
 }

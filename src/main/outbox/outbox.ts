@@ -158,6 +158,26 @@ export class Outbox {
     );
   }
 
+  /**
+   * Drops the waiting and failed changes of one page, or the file uploads queued from one path
+   * (a conflict resolved with the remote version, a page deleted remotely); changes in a batch
+   * being sent stay. Returns how many were dropped.
+   */
+  dropPage(spaceId: string, target: { pageId: string } | { filePath: string }): number {
+    const statement =
+      'pageId' in target
+        ? this.db
+            .prepare("DELETE FROM outbox WHERE space_id = ? AND page_id = ? AND state != 'sending'")
+            .bind(spaceId, target.pageId)
+        : this.db
+            .prepare(
+              `DELETE FROM outbox WHERE space_id = ? AND kind = 'insert_files' AND local_key = ?
+                 AND state != 'sending'`,
+            )
+            .bind(spaceId, target.filePath);
+    return statement.run().changes;
+  }
+
   /** Drops everything queued for a space (the space is gone or the user discards the edits). */
   discard(spaceId: string): void {
     this.db.transaction(() => {

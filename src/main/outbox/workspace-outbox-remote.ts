@@ -1,6 +1,6 @@
 import type { ChangeRequestContentChange } from '@gitbook/api';
 import { RemoteProtocolError } from '../remote/errors';
-import { parsePage } from '../remote/parse-remote';
+import { parsePage, parsePages, walkPages } from '../remote/parse-remote';
 import type { WorkspaceClient } from '../remote/workspace-client';
 import type { RemotePage } from '../sync/sync-ports';
 import type {
@@ -72,6 +72,39 @@ export class WorkspaceOutboxRemote implements OutboxRemote {
       ),
     );
     return parsePage(value);
+  }
+
+  async getChangeRequestMarkdown(
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<ReadonlyMap<string, string>> {
+    // The published client's getCurrentRevisionOfChangeRequest does not declare `format`.
+    const path = `/spaces/${segment(spaceId)}/change-requests/${segment(changeRequestId)}/content`;
+    const value = await this.client.call((api) =>
+      api.request<unknown>({
+        path,
+        method: 'GET',
+        query: { format: 'markdown' },
+        secure: true,
+        format: 'json',
+      }),
+    );
+    const json = record(value, `Change request ${changeRequestId}`);
+    const markdown = new Map<string, string>();
+    for (const page of walkPages(parsePages(json['pages'], `Change request ${changeRequestId}`))) {
+      if (page.markdown !== undefined) markdown.set(page.id, page.markdown);
+    }
+    return markdown;
+  }
+
+  async getChangeRequestPages(spaceId: string, changeRequestId: string): Promise<RemotePage[]> {
+    // Without `format` the content is the tree alone: one small read, whatever the space's size.
+    const path = `/spaces/${segment(spaceId)}/change-requests/${segment(changeRequestId)}/content`;
+    const value = await this.client.call((api) =>
+      api.request<unknown>({ path, method: 'GET', secure: true, format: 'json' }),
+    );
+    const json = record(value, `Change request ${changeRequestId}`);
+    return parsePages(json['pages'], `Change request ${changeRequestId}`);
   }
 }
 

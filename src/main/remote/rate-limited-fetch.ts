@@ -95,6 +95,9 @@ export function backoffDelay(
   return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 }
 
+/** Added to every wait a server asks for (see serverWait). */
+const TIMER_GRAIN_MS = 1;
+
 /** `Retry-After` as milliseconds from `now`: delay-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (value === null) return undefined;
@@ -403,7 +406,11 @@ class RateLimiter {
       const reset = parseRateLimitReset(response.headers.get('x-ratelimit-reset'), now);
       if (reset !== undefined && reset > now) wait = reset - now;
     }
-    return wait === undefined ? undefined : Math.min(wait, this.settings.maxServerWaitMs);
+    // One millisecond more: timers and Date.now() have millisecond grain, and a wait that ends a
+    // fraction early by the server's clock would be refused again.
+    return wait === undefined
+      ? undefined
+      : Math.min(wait + TIMER_GRAIN_MS, this.settings.maxServerWaitMs);
   }
 
   /** `X-RateLimit-Remaining: 0` on any response: nothing more is sent before the reset. */

@@ -13,6 +13,11 @@ export interface LocalEdit {
   contentHash: string | null;
   size: number | null;
   mtimeMs: number | null;
+  /**
+   * An uploaded asset: the server's file id once its insert_files was acknowledged (migration
+   * 0005). Omitted in put(): the id already recorded for the path is kept.
+   */
+  fileId?: string | null;
 }
 
 interface LocalEditRow {
@@ -23,6 +28,7 @@ interface LocalEditRow {
   content_hash: string | null;
   size: number | null;
   mtime_ms: number | null;
+  file_id: string | null;
 }
 
 /**
@@ -45,12 +51,13 @@ export class LocalEdits {
     this.db
       .prepare(
         `INSERT INTO local_edits
-           (space_id, path, kind, page_id, local_key, content_hash, size, mtime_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           (space_id, path, kind, page_id, local_key, content_hash, size, mtime_ms, file_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (space_id, path) DO UPDATE SET kind = excluded.kind,
            page_id = excluded.page_id, local_key = excluded.local_key,
            content_hash = excluded.content_hash, size = excluded.size,
-           mtime_ms = excluded.mtime_ms`,
+           mtime_ms = excluded.mtime_ms,
+           file_id = coalesce(excluded.file_id, local_edits.file_id)`,
       )
       .run(
         spaceId,
@@ -61,7 +68,15 @@ export class LocalEdits {
         edit.contentHash,
         edit.size,
         edit.mtimeMs,
+        edit.fileId ?? null,
       );
+  }
+
+  /** An uploaded asset's insert was acknowledged: its edit now names the server's file. */
+  setUploaded(spaceId: string, path: string, fileId: string): void {
+    this.db
+      .prepare('UPDATE local_edits SET file_id = ? WHERE space_id = ? AND path = ?')
+      .run(fileId, spaceId, path);
   }
 
   /** A new page's insert was acknowledged: its edit now names the page. */
@@ -118,7 +133,7 @@ export class LocalEdits {
         path: edit.path,
         kind: edit.kind,
         pageId: edit.pageId ?? old?.pageId ?? null,
-        fileId: old?.fileId ?? null,
+        fileId: edit.fileId ?? old?.fileId ?? null,
         contentHash: edit.contentHash,
         size: edit.size ?? -1,
         mtimeMs: edit.mtimeMs ?? -1,
@@ -137,5 +152,6 @@ function editOf(row: LocalEditRow): LocalEdit {
     contentHash: row.content_hash,
     size: row.size,
     mtimeMs: row.mtime_ms,
+    fileId: row.file_id,
   };
 }

@@ -23,12 +23,13 @@ import type { SyncStateStore } from '../cache/sync-state-store';
 import type { ContentCache } from '../cache/content-cache';
 import {
   classifyLocalChanges,
+  type CachedPage,
   type ClassifyResult,
   type PlannedChange,
 } from '../local/classify-local-changes';
 import type { IgnoreRule } from '../local/ignore-rules';
 import type { LocalContentChange, PageFieldsUpdate } from '../local/local-content-change';
-import { scanSpaceFolder, type ScannedFile } from '../local/scan-space-folder';
+import { scanSpaceFolder, type ScanResult, type ScannedFile } from '../local/scan-space-folder';
 import { atomicWriteFile } from '../mirror/atomic-write';
 import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
 import { resolveInside } from '../mirror/resolve-inside';
@@ -37,6 +38,7 @@ import type { Outbox } from '../outbox/outbox';
 import type { OutboxChange, OutboxPageFields } from '../outbox/outbox-change';
 import type { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { LocalEdit, LocalEdits } from './local-edits';
+import type { RemotePage } from './sync-ports';
 
 /** Markdown files larger than this are reported, not pushed. */
 export const MAX_PUSHED_MARKDOWN_BYTES = 5 * 1024 * 1024;
@@ -83,7 +85,15 @@ export function allowMassDeleteOnce(state: SyncStateStore, spaceId: string): voi
 export class SpacePusher {
   constructor(private readonly deps: SpacePusherDeps) {}
 
-  async push(space: CachedSpace, spaceRoot: string): Promise<PushSpaceResult> {
+  /**
+   * `drain: false` only queues (a resolved conflict queues its file without any request).
+   * `held`: files in an open conflict (path → the local hash recorded with it), left out.
+   */
+  async push(
+    space: CachedSpace,
+    spaceRoot: string,
+    options: { drain?: boolean; held?: ReadonlyMap<string, string | null> } = {},
+  ): Promise<PushSpaceResult> {
     const { db, index, edits, outbox, state } = this.deps;
     const result: PushSpaceResult = {
       queued: 0,
@@ -93,18 +103,44 @@ export class SpacePusher {
       problems: [],
     };
     const view = edits.overlay(space.id, index.entries(space.id));
-    const scan = await scanSpaceFolder({
-      spaceRoot,
-      index: view,
-      ignore: this.deps.ignore,
-      maxFileBytes: MAX_PUSHED_MARKDOWN_BYTES,
-      pending: index.pendingWrites(space.id),
-    });
+    const scan = withoutHeld(
+      await scanSpaceFolder({
+        spaceRoot,
+        index: view,
+        ignore: this.deps.ignore,
+        maxFileBytes: MAX_PUSHED_MARKDOWN_BYTES,
+        pending: index.pendingWrites(space.id),
+      }),
+      options.held,
+    );
     const allowMassDelete = state.get(ALLOW_MASS_DELETE_KEY(space.id)) === '1';
+    let pages = withPushedPages(
+      this.deps.content.loadRevision(space.id)?.pages ?? [],
+      view,
+      edits.list(space.id),
+    );
+    // Changes are placed (`into`, `at`, which pages a deletion takes along) in the working change
+    // request, whose tree the rebuild above only approximates: pages moved by the server's side of
+    // earlier pushes (children lifted out of a deleted page) and pages merged on main after it was
+    // made are not where the rebuild puts them. Its real tree is read when something is to be
+    // classified and nothing queued is still unsent (the tree would not show that yet).
+    const somethingChanged =
+      scan.status === 'scanned' &&
+      scan.changed.length + scan.added.length + scan.deleted.length > 0;
+    const unsent = outbox.count(space.id) - outbox.failed(space.id).length;
+    if (
+      somethingChanged &&
+      options.drain !== false &&
+      unsent === 0 &&
+      outbox.created(space.id).length === 0
+    ) {
+      const working = await this.deps.drainer.workingChangeRequestPages(space.id);
+      if (working !== undefined) pages = alignedToChangeRequest(pages, working);
+    }
     const classified = classifyLocalChanges({
       scan,
       index: view,
-      pages: this.deps.content.loadRevision(space.id)?.pages ?? [],
+      pages,
       allowMassDelete,
       markdownForPush: serverReferences(view),
     });
@@ -147,6 +183,7 @@ export class SpacePusher {
       result.queued = classified.changes.length;
     }
 
+    if (options.drain === false) return result;
     if (outbox.count(space.id) === 0 && outbox.created(space.id).length === 0) return result;
     try {
       const drained = await this.deps.drainer.drain(space.id);
@@ -192,13 +229,22 @@ export class SpacePusher {
     result: PushSpaceResult,
   ): Promise<void> {
     const { db, edits, outbox } = this.deps;
-    const created = outbox.created(spaceId).filter((item) => item.kind === 'page');
+    const created = outbox.created(spaceId);
+    const pages = created.filter((item) => item.kind === 'page');
+    // Uploads are keyed by their path: the edit row of that path now knows the server's file.
+    const files = created.filter((item) => item.kind === 'file');
     if (created.length > 0) {
       db.transaction(() => {
-        for (const item of created) edits.setCreated(spaceId, item.localKey, item.remoteId);
+        for (const item of pages) edits.setCreated(spaceId, item.localKey, item.remoteId);
+        for (const item of files) edits.setUploaded(spaceId, item.localKey, item.remoteId);
         outbox.forgetCreated(
           spaceId,
-          created.map((item) => item.localKey),
+          pages.map((item) => item.localKey),
+        );
+        outbox.forgetCreated(
+          spaceId,
+          files.map((item) => item.localKey),
+          'file',
         );
       })();
     }
@@ -230,6 +276,26 @@ export class SpacePusher {
       result.written.push(edit.path);
     }
   }
+}
+
+/**
+ * The scan without the files of open conflicts: a conflicted file's local version has not been
+ * merged with the remote one, so pushing it (edited, deleted, or moved: a new file with its
+ * bytes) would replace the remote edit in the working change request. It waits for
+ * `quire resolve` or a later pull that merges it.
+ */
+function withoutHeld(
+  scan: ScanResult,
+  held: ReadonlyMap<string, string | null> | undefined,
+): ScanResult {
+  if (held === undefined || held.size === 0 || scan.status !== 'scanned') return scan;
+  const heldHashes = new Set([...held.values()].filter((hash) => hash !== null));
+  return {
+    ...scan,
+    changed: scan.changed.filter((file) => !held.has(file.path)),
+    deleted: scan.deleted.filter((file) => !held.has(file.path)),
+    added: scan.added.filter((file) => !held.has(file.path) && !heldHashes.has(file.hash)),
+  };
 }
 
 async function readHash(absolute: string): Promise<string | null> {
@@ -302,6 +368,158 @@ export function localReferences(
       return pagePath === undefined ? undefined : `${relative(pagePath)}${page?.[2] ?? ''}`;
     });
   };
+}
+
+/**
+ * The synced revision's tree plus the pages pushes created since (their `local_edits` rows know
+ * their ids; the tree learns of them only when a pull brings a revision with them). Each goes
+ * where its file puts it (under the page owning its folder, last), so that editing, moving or
+ * deleting it before the next pull updates or deletes that page instead of being refused (or
+ * inserting it again).
+ */
+export function withPushedPages(
+  pages: readonly CachedPage[],
+  view: readonly FileIndexEntry[],
+  edits: readonly LocalEdit[],
+): readonly CachedPage[] {
+  const known = new Set<string>();
+  const visit = (list: readonly CachedPage[]) => {
+    for (const page of list) {
+      known.add(page.id);
+      visit(page.pages);
+    }
+  };
+  visit(pages);
+  const pushed = edits
+    .filter(
+      (edit) =>
+        edit.kind === 'page' &&
+        edit.pageId !== null &&
+        edit.contentHash !== null &&
+        !known.has(edit.pageId),
+    )
+    // Parents first: a new page inside a folder made for another new page goes under it.
+    .sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+  // Pages a push moved (a row at the new path, a deletion row at the old one, same page) sit in
+  // the working change request under the page owning their new folder: deleting their old
+  // parent must not take them along, and positions are counted among their new siblings.
+  const movedFrom = new Set(
+    edits.filter((edit) => edit.contentHash === null && edit.pageId !== null).map((e) => e.pageId),
+  );
+  const moved = edits
+    .filter(
+      (edit) =>
+        edit.kind === 'page' &&
+        edit.pageId !== null &&
+        edit.contentHash !== null &&
+        known.has(edit.pageId) &&
+        movedFrom.has(edit.pageId),
+    )
+    .sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+  // Pages a push deleted (a deletion row and no other row of the page) are gone from it; pages
+  // still below them there had been moved out first, so they are lifted to the deleted one's place.
+  const rowOf = new Set(
+    edits.filter((edit) => edit.contentHash !== null && edit.pageId !== null).map((e) => e.pageId),
+  );
+  const deleted = [...movedFrom].filter(
+    (id): id is string => id !== null && known.has(id) && !rowOf.has(id),
+  );
+  if (pushed.length === 0 && moved.length === 0 && deleted.length === 0) return pages;
+
+  type Mutable = Omit<CachedPage, 'pages'> & { pages: Mutable[] };
+  const byId = new Map<string, Mutable>();
+  const siblingsOf = new Map<string, Mutable[]>();
+  const copy = (list: readonly CachedPage[]): Mutable[] => {
+    const copied = list.map((page) => {
+      const node: Mutable = { ...page, pages: copy(page.pages) };
+      byId.set(page.id, node);
+      return node;
+    });
+    for (const node of copied) siblingsOf.set(node.id, copied);
+    return copied;
+  };
+  const roots = copy(pages);
+  const pageAt = new Map<string, string>();
+  for (const entry of view) {
+    if (entry.kind === 'page' && entry.pageId !== null) pageAt.set(entry.path, entry.pageId);
+  }
+  const ownerOf = (folder: string): Mutable | undefined => {
+    for (let dir = folder; dir !== '.' && dir !== ''; dir = posix.dirname(dir)) {
+      const id = pageAt.get(`${dir}/${README_FILE}`) ?? pageAt.get(`${dir}.md`);
+      const node = id === undefined ? undefined : byId.get(id);
+      if (node !== undefined) return node;
+    }
+    return undefined;
+  };
+  for (const id of deleted) {
+    const node = byId.get(id)!;
+    const siblings = siblingsOf.get(id)!;
+    siblings.splice(siblings.indexOf(node), 1, ...node.pages);
+    for (const child of node.pages) siblingsOf.set(child.id, siblings);
+    byId.delete(id);
+  }
+  for (const edit of pushed) {
+    const base = posix.basename(edit.path);
+    if (edit.path === README_FILE) continue;
+    const folder = posix.dirname(edit.path);
+    const name = base === README_FILE ? posix.basename(folder) : base.replace(/\.md$/i, '');
+    const node: Mutable = { id: edit.pageId!, type: 'document', title: name, pages: [] };
+    byId.set(node.id, node);
+    const parent = ownerOf(base === README_FILE ? posix.dirname(folder) : folder);
+    (parent?.pages ?? roots).push(node);
+  }
+  // After the new pages: a page may have been moved into one.
+  const parentFolderOf = (path: string) => {
+    const folder = posix.dirname(path);
+    return posix.basename(path) === README_FILE ? posix.dirname(folder) : folder;
+  };
+  for (const edit of moved) {
+    const node = byId.get(edit.pageId!)!;
+    const parent = edit.path === README_FILE ? undefined : ownerOf(parentFolderOf(edit.path));
+    const target = parent?.pages ?? roots;
+    const current = siblingsOf.get(node.id)!;
+    const inside = (page: Mutable, id: string): boolean =>
+      page.pages.some((child) => child.id === id || inside(child, id));
+    if (current === target || parent === node || (parent && inside(node, parent.id))) continue;
+    current.splice(current.indexOf(node), 1);
+    target.push(node);
+    siblingsOf.set(node.id, target);
+  }
+  return roots;
+}
+
+const README_FILE = 'README.md';
+
+/**
+ * The change request's tree with the cached pages' details (synced Markdown, fields) where it
+ * has the same page. Pages it lacks (merged on main after it was made, or gone from it) are left
+ * out: a change naming them would be refused there.
+ */
+export function alignedToChangeRequest(
+  pages: readonly CachedPage[],
+  changeRequest: readonly RemotePage[],
+): CachedPage[] {
+  const cached = new Map<string, CachedPage>();
+  const visit = (list: readonly CachedPage[]) => {
+    for (const page of list) {
+      cached.set(page.id, page);
+      visit(page.pages);
+    }
+  };
+  visit(pages);
+  const align = (list: readonly RemotePage[]): CachedPage[] =>
+    list.map((remote) => {
+      const known = cached.get(remote.id);
+      if (known !== undefined) return { ...known, pages: align(remote.pages) };
+      const { id, type, title, slug, emoji, icon, description, hidden, noIndex, noRobotsIndex } =
+        remote;
+      const fields = { slug, emoji, icon, description, hidden, noIndex, noRobotsIndex };
+      const defined = Object.fromEntries(
+        Object.entries(fields).filter(([, value]) => value !== undefined),
+      );
+      return { ...defined, id, type, title, pages: align(remote.pages) };
+    });
+  return align(changeRequest);
 }
 
 /** A new page's insert key: its path when found plus a stamp, unique for the outbox's life. */

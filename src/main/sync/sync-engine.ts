@@ -14,6 +14,14 @@ import {
   type SyncProblemKind,
 } from '../cache/sync-problems';
 import { SyncStateStore } from '../cache/sync-state-store';
+import { SyncedTexts } from '../cache/synced-texts';
+import { ConflictResolver, type ConflictResolutionRequest } from '../conflicts/conflict-resolver';
+import {
+  ConflictStore,
+  INFORMATIONAL_CONFLICT_KINDS,
+  type Conflict,
+} from '../conflicts/conflict-store';
+import { PullConflicts } from '../conflicts/pull-conflicts';
 import {
   atomicRemove,
   atomicWriteFile,
@@ -24,6 +32,7 @@ import {
 import { NameAllocator } from '../mirror/name-allocator';
 import { assertInside, assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
 import { createIgnoreRules } from '../local/ignore-rules';
+import { RemoteUnavailableError } from '../remote/errors';
 import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
@@ -105,8 +114,12 @@ export interface SpaceSyncReport {
   pushed?: number;
   /** Whether the pull ran (its revision had moved). */
   pulled?: boolean;
+  /** Files the pull three-way merged (local and remote edits), to be pushed. */
+  merged?: string[];
   /** The space was removed remotely and its folder cleaned up. */
   removedSpace?: boolean;
+  /** The server could not be reached while pushing or pulling this space. */
+  offline?: boolean;
   error?: string;
 }
 
@@ -118,6 +131,8 @@ export interface SyncReport {
   errors: string[];
   filesWritten: number;
   filesRemoved: number;
+  /** The server could not be reached at some point of this run (edits stay queued). */
+  offline?: boolean;
 }
 
 export interface RefreshResult {
@@ -132,6 +147,13 @@ export interface RefreshResult {
 }
 
 export type SpaceState = 'disabled' | 'pending' | 'outdated' | 'synced' | 'error' | 'removed';
+
+/** An open conflict as the CLI and the app list it. */
+export interface SpaceConflict extends Conflict {
+  spaceTitle: string;
+  /** The space folder, relative to the mirror root (null once the space is forgotten). */
+  spaceFolder: string | null;
+}
 
 export interface SpaceStatus {
   id: string;
@@ -153,6 +175,8 @@ export interface SpaceStatus {
   lastSync: string | null;
   errors: string[];
   problems: SyncProblem[];
+  /** Open conflicts (`conflicts()`), edit-against-delete notes included. */
+  conflicts: number;
 }
 
 /** What a file in the folder is, relative to what the engine last wrote there. */
@@ -195,6 +219,9 @@ export class SyncEngine {
   private readonly edits: LocalEdits;
   private readonly pauses: SyncPause;
   private readonly pusher: SpacePusher | undefined;
+  private readonly conflictStore: ConflictStore;
+  private readonly texts: SyncedTexts;
+  private readonly resolver: ConflictResolver;
 
   constructor(options: SyncEngineOptions) {
     if (!path.isAbsolute(options.folder)) {
@@ -218,6 +245,29 @@ export class SyncEngine {
     this.log = options.log ?? (() => {});
     this.edits = new LocalEdits(options.cache);
     this.pauses = new SyncPause(options.cache, options.clock);
+    this.conflictStore = new ConflictStore(options.cache);
+    this.texts = new SyncedTexts(options.cache);
+    this.resolver = new ConflictResolver({
+      db: options.cache,
+      index: this.index,
+      edits: this.edits,
+      store: this.conflictStore,
+      texts: this.texts,
+      outbox: new Outbox({ db: options.cache, clock: options.clock }),
+      spaceRoot: (spaceId) => {
+        const space = this.spaces.getSpace(spaceId);
+        if (space === undefined || space.removedAt !== null || space.syncedRevision === null) {
+          return undefined;
+        }
+        return resolveInside(this.folder, ...space.folderPath.split('/'));
+      },
+      downloadAsset: async (spaceId, fileId) => {
+        const file = this.content.files(spaceId).find((cached) => cached.id === fileId);
+        if (file === undefined) throw new Error(`The file ${fileId} is no longer on the server`);
+        return this.remote.downloadFile(file);
+      },
+      now: () => this.now(),
+    });
     if (options.push !== undefined) {
       const outbox = new Outbox({ db: options.cache, clock: options.clock });
       const drainer = new OutboxDrainer({
@@ -300,6 +350,40 @@ export class SyncEngine {
     };
   }
 
+  /** Open conflicts (and edit-against-delete notes) of every space, oldest first. */
+  conflicts(): SpaceConflict[] {
+    return this.conflictStore.open().map((conflict) => {
+      const space = this.spaces.getSpace(conflict.spaceId);
+      return {
+        ...conflict,
+        spaceTitle: space?.title ?? conflict.spaceId,
+        spaceFolder: space?.folderPath ?? null,
+      };
+    });
+  }
+
+  /**
+   * Resolves an open conflict (see ConflictResolutionRequest): writes the file at once, records
+   * the outcome, and queues what must be pushed (sent by the next sync). Throws
+   * ConflictResolutionError, having changed nothing, for an unknown or resolved id.
+   */
+  async resolveConflict(id: number, request: ConflictResolutionRequest): Promise<Conflict> {
+    // Never while a sync writes the same folder and cache.
+    await this.running?.catch(() => undefined);
+    const resolved = await this.resolver.resolve(id, request);
+    const space = this.spaces.getSpace(resolved.spaceId);
+    if (this.pusher !== undefined && space !== undefined) {
+      try {
+        const spaceRoot = resolveInside(this.folder, ...space.folderPath.split('/'));
+        await this.pusher.push(space, spaceRoot, { drain: false, held: this.held(space.id) });
+      } catch (error) {
+        // Queued by the next sync's scan instead: the resolution itself is recorded.
+        this.log('warn', 'queueing a resolved conflict failed', { error: messageOf(error) });
+      }
+    }
+    return resolved;
+  }
+
   /** Selective sync. A disabled space keeps its folder as it is; it is simply no longer synced. */
   setSpaceEnabled(spaceId: string, enabled: boolean): void {
     if (!this.spaces.setEnabled(spaceId, enabled)) throw new Error(`Unknown space ${spaceId}`);
@@ -314,6 +398,61 @@ export class SyncEngine {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * Only the push side, without listing or pulling: what a watcher runs when files change, so a
+   * save costs no request besides the push itself (and none when nothing changed). Not to be run
+   * concurrently with syncOnce: SyncWatcher runs one at a time.
+   */
+  async pushOnce(): Promise<SyncReport> {
+    const report: SyncReport = {
+      startedAt: this.now(),
+      finishedAt: '',
+      spaces: [],
+      errors: [],
+      filesWritten: 0,
+      filesRemoved: 0,
+    };
+    if (this.pusher !== undefined) {
+      try {
+        await this.assertFolderExists();
+        for (const space of this.spaces.listSpaces()) {
+          if (space.removedAt !== null || !space.enabled || space.syncedRevision === null) continue;
+          // Queued first; sent only if the space has not moved on the server since the last
+          // pull (see movedSincePull): otherwise the next syncOnce pulls, then sends it.
+          let spaceReport = await this.pushSpace(space, { drain: false });
+          if (this.pendingChanges(space.id) > 0 && !(await this.movedSincePull(space))) {
+            const queued = spaceReport.queued ?? 0;
+            spaceReport = await this.pushSpace(space);
+            spaceReport.queued = (spaceReport.queued ?? 0) + queued;
+          }
+          if (spaceReport.offline) report.offline = true;
+          report.filesWritten += spaceReport.written.length;
+          report.spaces.push(spaceReport);
+        }
+      } catch (error) {
+        report.errors.push(messageOf(error));
+      }
+    }
+    report.finishedAt = this.now();
+    return report;
+  }
+
+  /** Local changes not yet acknowledged by the server (failed ones included), of every space. */
+  pendingChanges(spaceId?: string): number {
+    return new Outbox({ db: this.db, clock: this.clock }).count(spaceId);
+  }
+
+  /** The folders of the spaces that sync (enabled and pulled at least once), absolute. */
+  syncedFolders(): { spaceId: string; root: string }[] {
+    return this.spaces
+      .listSpaces()
+      .filter((space) => space.removedAt === null && space.enabled && space.syncedRevision !== null)
+      .map((space) => ({
+        spaceId: space.id,
+        root: resolveInside(this.folder, ...space.folderPath.split('/')),
+      }));
   }
 
   status(): SpaceStatus[] {
@@ -337,8 +476,10 @@ export class SyncEngine {
         errors: [
           ...(space.lastError !== null ? [space.lastError] : []),
           ...problems.map((problem) => problem.message),
+          ...this.conflictStore.open(space.id).map((conflict) => conflict.message),
         ],
         problems,
+        conflicts: this.conflictStore.open(space.id).length,
       });
     }
     return result;
@@ -359,6 +500,7 @@ export class SyncEngine {
       report.errors.push(...refresh.errors);
     } catch (error) {
       report.errors.push(messageOf(error));
+      if (error instanceof RemoteUnavailableError) report.offline = true;
       this.log('error', 'sync aborted', { error: messageOf(error) });
       report.finishedAt = this.now();
       this.onProgress({ phase: 'done', done: 0, total: 0 });
@@ -370,12 +512,19 @@ export class SyncEngine {
       report.spaces.push(await this.removeSpace(space));
     }
     // Push first: the pull then sees what was pushed as local edits waiting in the working
-    // change request (kept), never as files to overwrite.
+    // change request (kept), never as files to overwrite. A space that moved on the server since
+    // its last pull only queues here and sends after its pull: its working change request may be
+    // created from (or hold) the new main, and a local file sent as it is would silently replace
+    // the remote edits there; the pull merges them first or records a conflict (held back).
     const pushed = new Map<string, SpaceSyncReport>();
+    const deferred = new Set<string>();
     if (this.pusher !== undefined) {
       for (const space of all) {
         if (space.removedAt !== null || !space.enabled || space.syncedRevision === null) continue;
-        pushed.set(space.id, await this.pushSpace(space));
+        const moved =
+          space.remoteRevision !== null && space.remoteRevision !== space.syncedRevision;
+        if (moved) deferred.add(space.id);
+        pushed.set(space.id, await this.pushSpace(space, moved ? { drain: false } : {}));
       }
     }
     const due = all.filter(
@@ -386,7 +535,7 @@ export class SyncEngine {
         space.remoteRevision !== space.syncedRevision,
     );
     for (const space of due) {
-      const spaceReport = await this.syncSpace(space, pushed.get(space.id));
+      const spaceReport = await this.syncSpace(space, pushed.get(space.id), deferred.has(space.id));
       pushed.delete(space.id);
       report.spaces.push(spaceReport);
     }
@@ -402,6 +551,7 @@ export class SyncEngine {
     for (const space of report.spaces) {
       report.filesWritten += space.written.length;
       report.filesRemoved += space.removed.length;
+      if (space.offline) report.offline = true;
     }
     report.finishedAt = this.now();
     this.onProgress({ phase: 'done', done: due.length, total: due.length });
@@ -491,8 +641,45 @@ export class SyncEngine {
     return { added, removed };
   }
 
-  /** Pushes one space's local edits (see push-space.ts). Errors end up in the report. */
-  private async pushSpace(space: CachedSpace): Promise<SpaceSyncReport> {
+  /** Files in open content conflicts (path → local hash): never pushed until resolved. */
+  private held(spaceId: string): Map<string, string | null> {
+    return new Map(
+      this.conflictStore
+        .open(spaceId)
+        .filter((conflict) => !INFORMATIONAL_CONFLICT_KINDS.has(conflict.kind))
+        .map((conflict) => [conflict.path, conflict.localHash] as const),
+    );
+  }
+
+  /**
+   * Whether the space's revision on the server differs from the one last pulled (one listing
+   * request; true when it cannot be told, so nothing is sent on a guess). pushOnce asks before
+   * sending: the working change request may be created from the new main, or the drainer find
+   * it merged and create another, and queued files sent as they are would replace the remote
+   * edits there without a merge.
+   */
+  private async movedSincePull(space: CachedSpace): Promise<boolean> {
+    try {
+      const listed = await this.remote.listSpaces(space.organizationId);
+      const remote = listed.find((candidate) => candidate.id === space.id);
+      return remote === undefined || remote.revision !== space.syncedRevision;
+    } catch (error) {
+      this.log('warn', 'checking the space revision before a push failed', {
+        space: space.id,
+        error: messageOf(error),
+      });
+      return true;
+    }
+  }
+
+  /**
+   * Pushes one space's local edits (see push-space.ts), leaving out files in open conflicts.
+   * `drain: false` only queues them. Errors end up in the report.
+   */
+  private async pushSpace(
+    space: CachedSpace,
+    options: { drain?: boolean } = {},
+  ): Promise<SpaceSyncReport> {
     const report: SpaceSyncReport = {
       spaceId: space.id,
       title: space.title,
@@ -505,9 +692,13 @@ export class SyncEngine {
     };
     try {
       const spaceRoot = resolveInside(this.folder, ...space.folderPath.split('/'));
-      const result = await this.pusher!.push(space, spaceRoot);
+      const result = await this.pusher!.push(space, spaceRoot, {
+        ...options,
+        held: this.held(space.id),
+      });
       report.queued = result.queued;
       report.pushed = result.pushed;
+      if (result.stopped === 'offline') report.offline = true;
       report.written.push(...result.written);
       for (const problem of result.problems) {
         this.problem(report, space, problem.kind, problem.path, problem.pageId, problem.message);
@@ -530,13 +721,19 @@ export class SyncEngine {
       });
     } catch (error) {
       report.error = messageOf(error);
+      if (error instanceof RemoteUnavailableError) report.offline = true;
       this.log('error', 'space push failed', { space: space.id, error: report.error });
     }
     return report;
   }
 
   /** Mirrors one space at its listed remote revision. Errors end up in the report, not thrown. */
-  private async syncSpace(space: CachedSpace, pushed?: SpaceSyncReport): Promise<SpaceSyncReport> {
+  /** `drainAfter`: its push only queued (the space moved remotely): sent once pulled. */
+  private async syncSpace(
+    space: CachedSpace,
+    pushed?: SpaceSyncReport,
+    drainAfter = false,
+  ): Promise<SpaceSyncReport> {
     const report: SpaceSyncReport = pushed ?? {
       spaceId: space.id,
       title: space.title,
@@ -549,22 +746,39 @@ export class SyncEngine {
     };
     report.pulled = true;
     try {
-      await this.pullSpace(space, report);
+      const needsPush = await this.pullSpace(space, report);
       this.log('info', 'space synced', {
         space: space.id,
         revision: report.toRevision,
         written: report.written.length,
         removed: report.removed.length,
       });
+      const synced = this.spaces.getSpace(space.id);
+      if ((needsPush || drainAfter) && this.pusher !== undefined && synced !== undefined) {
+        // Merged files and re-created pages are pushed by this run, not the next one; so are
+        // the edits queued before the pull.
+        const again = await this.pushSpace(synced);
+        report.queued = (report.queued ?? 0) + (again.queued ?? 0);
+        report.pushed = (report.pushed ?? 0) + (again.pushed ?? 0);
+        report.written.push(...again.written.filter((path) => !report.written.includes(path)));
+        const seen = new Set(report.problems.map((problem) => `${problem.kind}\0${problem.path}`));
+        for (const problem of again.problems) {
+          if (!seen.has(`${problem.kind}\0${problem.path}`)) report.problems.push(problem);
+        }
+        if (again.offline) report.offline = true;
+        if (again.error !== undefined) report.error = again.error;
+      }
     } catch (error) {
       report.error = messageOf(error);
+      if (error instanceof RemoteUnavailableError) report.offline = true;
       this.spaces.setError(space.id, report.error);
       this.log('error', 'space sync failed', { space: space.id, error: report.error });
     }
     return report;
   }
 
-  private async pullSpace(space: CachedSpace, report: SpaceSyncReport): Promise<void> {
+  /** Returns whether the pull left something to push (a merged file, a page to re-create). */
+  private async pullSpace(space: CachedSpace, report: SpaceSyncReport): Promise<boolean> {
     // Files this run's push rewrote (read-back) are pushed edits, not pulled content.
     const pushWritten = new Set(report.written);
     const revisionId = space.remoteRevision!;
@@ -577,6 +791,7 @@ export class SyncEngine {
     const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
     await ensureDir(spaceRoot, { root: this.folder });
     await this.removeStaleTemps(spaceRoot);
+    if (folderExisted) await this.followPlacedPages(space.id, spaceRoot, layout);
 
     // A space folder deleted as a whole is mirrored afresh: pushing the removal of every page
     // of a space from one folder deletion would be too destructive to infer.
@@ -601,6 +816,29 @@ export class SyncEngine {
         ? { kind: 'foreign', hash: local.hash, stats: local.stats }
         : local;
     };
+    // Both-changed files: merged, or recorded as conflicts (see pull-conflicts.ts).
+    const localEdits = this.edits.list(space.id);
+    let rendered: Map<string, string> | undefined;
+    const renderedBase = () => (rendered ??= layoutTexts(this.content.loadRevision(space.id)));
+    const titles = pageTitles(revision.pages);
+    const conflicts = new PullConflicts({
+      spaceId: space.id,
+      spaceRoot,
+      store: this.conflictStore,
+      texts: this.texts,
+      edits: this.edits,
+      outbox: new Outbox({ db: this.db, clock: this.clock }),
+      localEdits,
+      baseText: (hash) => this.texts.get(hash) ?? renderedBase().get(hash),
+      title: (pageId) =>
+        (pageId === null ? undefined : titles.get(pageId)) ??
+        pageTitles(this.content.loadRevision(space.id)?.pages ?? []).get(pageId ?? '') ??
+        '',
+      report: (kind, problemPath, pageId, message) =>
+        this.problem(report, space, kind, problemPath, pageId, message),
+    });
+    /** Text files of the revision by hash: the bases the next pull merges against. */
+    const syncedTexts = new Map<string, string>();
 
     const layoutPaths = new Set(layout.map((entry) => entry.path));
     /** The new index, by path. */
@@ -628,19 +866,27 @@ export class SyncEngine {
           } else {
             retained.add(old.path);
             next.set(old.path, { ...old, ...indexFields(entry), path: old.path });
-            this.problem(
-              report,
-              space,
-              'conflict',
-              old.path,
-              entry.pageId ?? null,
-              `${old.path} was edited locally and the page changed remotely (now ${entry.path}); the local file was kept and the remote version not written`,
-            );
+            if (newLocal.kind === 'missing' && entry.text !== undefined && oldLocal.hash !== '') {
+              // Moved and changed remotely, edited locally: merged into the page's new path.
+              await conflicts.planMerge(entry, old, old.path, oldLocal.hash, {
+                writePath: entry.path,
+              });
+            } else {
+              conflicts.recordUnmerged(
+                entry,
+                old.path,
+                oldLocal.hash,
+                `${old.path} was edited locally and the page changed remotely (now ${entry.path}); the local file was kept and the remote version not written`,
+              );
+            }
           }
           continue;
         }
       }
 
+      if (target.data !== undefined && target.hash !== undefined) {
+        syncedTexts.set(target.hash, target.data);
+      }
       const local = await inspect(entry.path);
       if (local.kind === 'ours' && local.hash === target.hash) {
         next.set(entry.path, indexEntry(entry, local.hash, local.stats));
@@ -677,20 +923,41 @@ export class SyncEngine {
           continue;
         }
         next.set(entry.path, { ...base, ...indexFields(entry) });
-        this.problem(
-          report,
-          space,
-          'conflict',
-          entry.path,
-          entry.pageId ?? null,
-          `${entry.path} was edited locally and changed remotely; the local file was kept and the remote version not written`,
-        );
+        if (local.hash === '') {
+          conflicts.recordUnmerged(
+            entry,
+            entry.path,
+            local.hash,
+            `${entry.path} is not a file but the page changed remotely; the remote version was not written`,
+          );
+        } else if (entry.text !== undefined) {
+          await conflicts.planMerge(entry, base, entry.path, local.hash);
+        } else {
+          conflicts.recordAsset(entry, local.hash);
+        }
         continue;
       }
       if (local.kind === 'missing' && base !== undefined && target.hash === base.contentHash) {
         // Deleted locally, unchanged remotely: a local deletion waiting to be pushed.
         next.set(entry.path, { ...base, ...indexFields(entry) });
         continue;
+      }
+      if (local.kind === 'missing' && base !== undefined && entry.kind === 'page') {
+        const moved = localEdits.find(
+          (edit) =>
+            edit.pageId === entry.pageId && edit.contentHash !== null && edit.path !== entry.path,
+        );
+        if (moved !== undefined && entry.text !== undefined) {
+          // Moved locally, changed remotely: the moved file is the local version, merged there.
+          next.set(entry.path, { ...base, ...indexFields(entry) });
+          const movedLocal = await inspect(moved.path);
+          if (movedLocal.kind !== 'missing' && movedLocal.hash !== '') {
+            await conflicts.planMerge(entry, base, moved.path, movedLocal.hash);
+          }
+          continue;
+        }
+        // Deleted locally, edited remotely: the remote edit wins (written below).
+        conflicts.deletedLocally(entry);
       }
       writes.push({ entry, hash: target.hash, data: target.data });
     }
@@ -702,6 +969,13 @@ export class SyncEngine {
       if (layoutPaths.has(entry.path) || retained.has(entry.path)) continue;
       if (renamed.has(entry.path)) continue;
       const local = await inspect(entry.path);
+      if (local.kind === 'foreign' && entry.kind === 'page' && entry.pageId !== null) {
+        if (local.hash !== '') {
+          // The edit wins: kept, and pushed again as a new page.
+          conflicts.deletedRemotely(entry, local.hash);
+          continue;
+        }
+      }
       if (local.kind === 'foreign') {
         const what = entry.pageId !== null ? 'page' : 'file';
         this.problem(
@@ -738,16 +1012,25 @@ export class SyncEngine {
         // Edited since the plan was made (or an asset found to differ once downloaded).
         const base = byPath.get(entry.path);
         if (base !== undefined) next.set(entry.path, { ...base, ...indexFields(entry) });
-        this.problem(
-          report,
-          space,
-          base === undefined ? 'path-taken' : 'conflict',
-          entry.path,
-          entry.pageId ?? null,
-          base === undefined
-            ? `${entry.path} exists but was not written by Quire; the remote version was not written`
-            : `${entry.path} was edited locally and changed remotely; the local file was kept and the remote version not written`,
-        );
+        if (base === undefined) {
+          this.problem(
+            report,
+            space,
+            'path-taken',
+            entry.path,
+            entry.pageId ?? null,
+            `${entry.path} exists but was not written by Quire; the remote version was not written`,
+          );
+        } else if (entry.kind === 'asset' && local.hash !== '') {
+          conflicts.recordAsset(entry, local.hash);
+        } else {
+          conflicts.recordUnmerged(
+            entry,
+            entry.path,
+            local.hash,
+            `${entry.path} was edited locally while the sync ran and changed remotely; the local file was kept and the remote version not written`,
+          );
+        }
         return;
       }
       const absolute = resolveInside(spaceRoot, entry.path);
@@ -777,6 +1060,18 @@ export class SyncEngine {
       await writeOne(write.entry, bytes, hash);
       tick();
     }
+    const merges = await conflicts.writeMerges(
+      async (relativePath) => {
+        const local = await inspect(relativePath);
+        return local.kind === 'missing' ? undefined : local.hash;
+      },
+      (relativePath) => this.removeEmptyParents(spaceRoot, relativePath),
+    );
+    for (const merged of merges.index) next.set(merged.path, merged);
+    for (const removedPath of merges.removed) next.delete(removedPath);
+    report.removed.push(...merges.removed);
+    report.written.push(...conflicts.merged);
+    if (conflicts.merged.length > 0) report.merged = [...conflicts.merged];
     for (const move of renames) {
       const from = resolveInside(spaceRoot, move.from);
       const to = resolveInside(spaceRoot, move.to);
@@ -806,15 +1101,35 @@ export class SyncEngine {
       this.edits.settle(
         space.id,
         next,
-        new Set(report.written.filter((written) => !pushWritten.has(written))),
+        new Set(
+          report.written.filter(
+            // A merged file is a local edit still to push, not pulled content.
+            (written) => !pushWritten.has(written) && !conflicts.merged.includes(written),
+          ),
+        ),
       );
+      // Conflicts are listed by the conflict store until resolved, not as sync problems.
+      const conflictPaths = conflicts.conflictPaths;
       this.recordProblems(
         space.id,
-        report.problems.filter((problem) => !PUSH_PROBLEM_KINDS.has(problem.kind)),
+        report.problems.filter(
+          (problem) =>
+            !PUSH_PROBLEM_KINDS.has(problem.kind) &&
+            !(problem.path !== null && conflictPaths.has(problem.path)),
+        ),
         now,
       );
+      conflicts.commit(now);
+      this.texts.putAll(
+        [...next.values()].flatMap((entry) => {
+          const text = syncedTexts.get(entry.contentHash) ?? rendered?.get(entry.contentHash);
+          return text === undefined ? [] : [[entry.contentHash, text] as const];
+        }),
+      );
+      this.texts.collect();
     })();
     report.toRevision = revisionId;
+    return conflicts.needsPush;
   }
 
   /** The revision with every document page's Markdown (cached bodies fill in unchanged pages). */
@@ -922,6 +1237,55 @@ export class SyncEngine {
     return { kind: 'foreign', hash, stats };
   }
 
+  /**
+   * A page created or moved locally can land at another path than its file (its folder gained
+   * the page's children, a parent moved out of a deleted page): once the revision holds the
+   * file's bytes, the file moves to the page's path and its edit row with it, so the pull below
+   * finds it there instead of writing a second copy. The rename goes first: a crash before the
+   * row moves leaves a file the next push sees as moved to where the server has it (a no-op).
+   */
+  private async followPlacedPages(
+    spaceId: string,
+    spaceRoot: string,
+    layout: readonly LayoutEntry[],
+  ): Promise<void> {
+    const layoutPaths = new Set(layout.map((entry) => entry.path));
+    const byPage = new Map(
+      layout.filter((entry) => entry.pageId !== undefined).map((e) => [e.pageId!, e] as const),
+    );
+    for (const edit of this.edits.list(spaceId)) {
+      if (edit.kind !== 'page' || edit.pageId === null || edit.contentHash === null) continue;
+      const entry = byPage.get(edit.pageId);
+      if (entry === undefined || entry.text === undefined || entry.path === edit.path) continue;
+      // A row at the page's path blocks the move, unless it is the page's own old path (deleted).
+      const atTarget = this.edits.list(spaceId).find((e) => e.path === entry.path);
+      if (
+        layoutPaths.has(edit.path) ||
+        (atTarget !== undefined &&
+          (atTarget.contentHash !== null || atTarget.pageId !== edit.pageId))
+      ) {
+        continue;
+      }
+      if (contentHash(entry.text) !== edit.contentHash) continue;
+      const from = resolveInside(spaceRoot, edit.path);
+      const to = resolveInside(spaceRoot, entry.path);
+      const fromStats = await lstatOrNull(from);
+      if (fromStats === null || !fromStats.isFile() || (await lstatOrNull(to)) !== null) continue;
+      await assertNoSymlinkOnPath(spaceRoot, from);
+      if (contentHash(await readFile(from)) !== edit.contentHash) continue;
+      await ensureDir(path.dirname(to), { root: spaceRoot });
+      await assertNoSymlinkOnPath(spaceRoot, to);
+      await rename(from, to);
+      await fsyncDirectory(path.dirname(to));
+      await fsyncDirectory(path.dirname(from));
+      await this.removeEmptyParents(spaceRoot, edit.path);
+      this.db.transaction(() => {
+        this.edits.remove(spaceId, edit.path);
+        this.edits.put(spaceId, { ...edit, path: entry.path });
+      })();
+    }
+  }
+
   /** Deletes temp files a killed write left behind, in every folder of the space. */
   private async removeStaleTemps(spaceRoot: string): Promise<void> {
     const visit = async (directory: string): Promise<void> => {
@@ -995,6 +1359,28 @@ export class SyncEngine {
   private now(): string {
     return this.clock.now().toISOString();
   }
+}
+
+/** Text file hash → text, as the engine rendered a (cached) revision. */
+function layoutTexts(revision: RemoteRevision | undefined): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (revision === undefined) return texts;
+  try {
+    for (const entry of spaceLayout(revision)) {
+      if (entry.text !== undefined) texts.set(contentHash(entry.text), entry.text);
+    }
+  } catch {
+    // A cached revision the layout cannot render has no bases to offer: conflicts are recorded.
+  }
+  return texts;
+}
+
+function pageTitles(pages: readonly RemotePage[], titles = new Map<string, string>()) {
+  for (const page of pages) {
+    titles.set(page.id, page.title);
+    pageTitles(page.pages, titles);
+  }
+  return titles;
 }
 
 function stateOf(space: CachedSpace): SpaceState {

@@ -2,10 +2,14 @@ import type { CacheMigration } from './cache-migration';
 import { migration0001CacheCore } from './0001-cache-core';
 import { migration0002Outbox } from './0002-outbox';
 import { migration0003LocalEdits } from './0003-local-edits';
+import { migration0004Conflicts } from './0004-conflicts';
+import { migration0005LocalEditFileIds } from './0005-local-edit-file-ids';
 
 /** Every cache migration, in the order they apply. Append only. */
 export const cacheMigrations: readonly CacheMigration[] = [
   migration0001CacheCore,
   migration0002Outbox,
   migration0003LocalEdits,
+  migration0004Conflicts,
+  migration0005LocalEditFileIds,
 ];

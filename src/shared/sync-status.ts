@@ -1,0 +1,52 @@
+/**
+ * The sync status as the CLI prints it (`quire status --json`) and the app's renderer shows it.
+ * Plain data only: built in src/main (sync-status-model.ts), sent across as JSON.
+ */
+
+/**
+ * `syncing`: a sync or push is running; `offline`: the server could not be reached, edits wait;
+ * `paused`: pushing is paused (`quire pause`); `error`: the last sync or a space failed;
+ * `conflicts`: everything else is fine but conflicts or problems wait for the user; `idle`: in sync.
+ */
+export type SyncOverallState = 'idle' | 'syncing' | 'paused' | 'offline' | 'error' | 'conflicts';
+
+/** A file that was not pushed (or not written), and why. */
+export interface SyncStatusProblem {
+  /** Relative to the mirror folder ('/'-separated); the space folder when no file is at fault. */
+  path: string;
+  message: string;
+  spaceId: string;
+  /** The engine's kind: not-pushed, push-blocked, push-failed, conflict, kept-deleted... */
+  kind: string;
+}
+
+export interface SpaceSyncState {
+  id: string;
+  title: string;
+  /** The space folder, relative to the mirror folder. */
+  folder: string;
+  enabled: boolean;
+  /** disabled, pending, outdated, synced, error or removed (see the engine's SpaceState). */
+  state: string;
+  /** Local changes waiting in the outbox (failed ones included). */
+  pending: number;
+  conflicts: number;
+  lastSync: string | null;
+  errors: string[];
+}
+
+export interface SyncStatusSnapshot {
+  state: SyncOverallState;
+  /** Local changes not yet acknowledged by the server, all spaces. */
+  pending: number;
+  /** When the last sync (or push) finished, ISO; null if never. */
+  lastSync: string | null;
+  paused: boolean;
+  /** When a timed pause ends (ISO), null while paused until resume or when not paused. */
+  pausedUntil: string | null;
+  conflicts: number;
+  /** Why the last run failed or the server is unreachable, when `state` is error or offline. */
+  error: string | null;
+  spaces: SpaceSyncState[];
+  problems: SyncStatusProblem[];
+}
