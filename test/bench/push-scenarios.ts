@@ -29,8 +29,11 @@ function counts(ctx: RunContext) {
     saves: quick ? 20 : 100,
     /** Pages of the space, all edited by the search-and-replace. */
     burstPages: quick ? 200 : 1_000,
-    /** Pages of the rate-limited space, all edited. */
-    drainPages: quick ? 50 : 100,
+    /**
+     * Pages of the rate-limited space, all edited: enough batches (50 changes each) to use up
+     * the server's window several times over.
+     */
+    drainPages: quick ? 300 : 1_000,
   };
 }
 
