@@ -53,6 +53,7 @@ export class FastReads {
   /** Valid callers by Authorization header, dropped with the answers (a revocation is a write). */
   private readonly callers = new Map<string, Caller>();
   private seenVersion: number;
+  private versionChecked = false;
   private closing = false;
 
   constructor(
@@ -67,6 +68,22 @@ export class FastReads {
   /** Serves `GET <prefix><id>` with `read`; `prefix` ends with a slash. */
   add(prefix: string, read: FastRead): void {
     this.routes.push({ prefix, read });
+  }
+
+  /**
+   * Drops the cache when another process committed. Asked once per turn of the event loop:
+   * requests read from the sockets in one turn arrived together, and a commit landing during
+   * the turn could as well have landed just after it.
+   */
+  private checkExternalVersion(): void {
+    if (this.versionChecked) return;
+    this.versionChecked = true;
+    setImmediate(() => (this.versionChecked = false));
+    const version = this.externalVersion();
+    if (version !== this.seenVersion) {
+      this.invalidate();
+      this.seenVersion = version;
+    }
   }
 
   /** Forgets every cached answer: something may have changed. */
@@ -92,11 +109,7 @@ export class FastReads {
     const started = this.log ? performance.now() : 0;
     const authorization = request.headers.authorization;
     if (authorization === undefined) return false;
-    const version = this.externalVersion();
-    if (version !== this.seenVersion) {
-      this.invalidate();
-      this.seenVersion = version;
-    }
+    this.checkExternalVersion();
     let caller = this.callers.get(authorization);
     if (caller === undefined) {
       const found = this.authenticator.callerFor(authorization);
