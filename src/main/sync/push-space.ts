@@ -13,6 +13,7 @@
  * change request was merged (LocalEdits.settle). That is the rule for edits waiting in the outbox
  * and for edits pushed but not merged alike.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { contentHash } from '../cache/content-hash';
@@ -172,7 +173,12 @@ export class SpacePusher {
       const scanned = new Map<string, ScannedFile>(
         [...scan.changed, ...scan.added].map((file) => [file.path, file]),
       );
-      const stamp = this.deps.now().getTime();
+      // Refs restart at 1 on every classification and two pushes can share a millisecond (a
+      // queue-only push then a draining one, or a frozen clock): the random part keeps one
+      // push's new-page keys from naming another push's queued insert, which the outbox would
+      // take for the same page inserted again (its content and placement replaced, one page id
+      // given to two files, and the read-back writing one file's Markdown into the other).
+      const stamp = `${this.deps.now().getTime()}-${randomUUID()}`;
       db.transaction(() => {
         for (const planned of classified.changes) {
           for (const change of outboxChanges(space.id, planned, stamp)) outbox.enqueue(change);
@@ -190,10 +196,20 @@ export class SpacePusher {
       result.stopped = drained.stopped;
       result.pushed = drained.sent.length;
       await this.recordDrain(space.id, spaceRoot, drained.readBack, result);
+      // A refused change names the file of its page when there is one, so the kept file is
+      // reported (its page may be gone from the server, with a parent deleted after it).
+      const localEdits = edits.list(space.id);
+      const indexed = index.entries(space.id);
+      const fileOf = (pageId: string | null): string | null =>
+        pageId === null
+          ? null
+          : (localEdits.find((edit) => edit.pageId === pageId && edit.contentHash !== null)?.path ??
+            indexed.find((entry) => entry.pageId === pageId)?.path ??
+            null);
       for (const failed of outbox.failed(space.id)) {
         result.problems.push({
           kind: 'push-failed',
-          path: null,
+          path: fileOf(failed.pageId),
           pageId: failed.pageId,
           message: `The server refused a change (${failed.kind}${failed.pageId ? ` of page ${failed.pageId}` : ''}): ${failed.error ?? 'no reason given'}`,
         });
@@ -250,14 +266,18 @@ export class SpacePusher {
     }
     const toLocal = localReferences(edits.overlay(spaceId, this.deps.index.entries(spaceId)));
     const byPage = new Map<string, LocalEdit>();
+    /** Pages two files claim: which file holds the page's text cannot be told, none is written. */
+    const ambiguous = new Set<string>();
     for (const edit of edits.list(spaceId)) {
-      if (edit.pageId !== null && edit.contentHash !== null) byPage.set(edit.pageId, edit);
+      if (edit.pageId === null || edit.contentHash === null) continue;
+      if (byPage.has(edit.pageId)) ambiguous.add(edit.pageId);
+      byPage.set(edit.pageId, edit);
     }
     for (const back of readBack) {
       // Frontmatter is rendered from page fields by the pull; only plain Markdown is rewritten.
       if (back.sentMarkdown.startsWith('---') || back.storedMarkdown.startsWith('---')) continue;
       const edit = byPage.get(back.pageId);
-      if (edit === undefined) continue;
+      if (edit === undefined || ambiguous.has(back.pageId)) continue;
       // In the folder's form: server references back to relative paths, as the pull writes them.
       const text = toLocal(back.storedMarkdown, edit.path);
       const hash = contentHash(text);
@@ -522,8 +542,11 @@ export function alignedToChangeRequest(
   return align(changeRequest);
 }
 
-/** A new page's insert key: its path when found plus a stamp, unique for the outbox's life. */
-function localKeyOf(planned: PlannedChange, stamp: number): string {
+/**
+ * A new page's insert key: its ref (or path) plus the push's stamp, unique for the outbox's life
+ * (see push(): the stamp carries a random part).
+ */
+function localKeyOf(planned: PlannedChange, stamp: string): string {
   return `${planned.ref ?? planned.path ?? 'page'}@${stamp}`;
 }
 
@@ -549,7 +572,7 @@ function fieldsOf(change: PageFieldsUpdate): OutboxPageFields | undefined {
 export function outboxChanges(
   spaceId: string,
   planned: PlannedChange,
-  stamp: number,
+  stamp: string,
 ): OutboxChange[] {
   const change: LocalContentChange = planned.change;
   switch (change.operation) {
@@ -607,7 +630,7 @@ function editsOf(
   classified: ClassifyResult,
   scanned: ReadonlyMap<string, ScannedFile>,
   view: readonly FileIndexEntry[],
-  stamp: number,
+  stamp: string,
 ): LocalEdit[] {
   const byPage = new Map(
     view.filter((entry) => entry.pageId !== null).map((entry) => [entry.pageId!, entry]),
