@@ -222,6 +222,8 @@ export class SyncEngine {
   private readonly conflictStore: ConflictStore;
   private readonly texts: SyncedTexts;
   private readonly resolver: ConflictResolver;
+  /** The durable queue of local changes (the pusher's drainer, conflicts and status share it). */
+  private readonly outbox: Outbox;
 
   constructor(options: SyncEngineOptions) {
     if (!path.isAbsolute(options.folder)) {
@@ -245,6 +247,7 @@ export class SyncEngine {
     this.log = options.log ?? (() => {});
     this.edits = new LocalEdits(options.cache);
     this.pauses = new SyncPause(options.cache, options.clock);
+    this.outbox = new Outbox({ db: options.cache, clock: options.clock });
     this.conflictStore = new ConflictStore(options.cache);
     this.texts = new SyncedTexts(options.cache);
     this.resolver = new ConflictResolver({
@@ -253,7 +256,7 @@ export class SyncEngine {
       edits: this.edits,
       store: this.conflictStore,
       texts: this.texts,
-      outbox: new Outbox({ db: options.cache, clock: options.clock }),
+      outbox: this.outbox,
       spaceRoot: (spaceId) => {
         const space = this.spaces.getSpace(spaceId);
         if (space === undefined || space.removedAt !== null || space.syncedRevision === null) {
@@ -269,7 +272,7 @@ export class SyncEngine {
       now: () => this.now(),
     });
     if (options.push !== undefined) {
-      const outbox = new Outbox({ db: options.cache, clock: options.clock });
+      const outbox = this.outbox;
       const drainer = new OutboxDrainer({
         db: options.cache,
         outbox,
@@ -441,7 +444,7 @@ export class SyncEngine {
 
   /** Local changes not yet acknowledged by the server (failed ones included), of every space. */
   pendingChanges(spaceId?: string): number {
-    return new Outbox({ db: this.db, clock: this.clock }).count(spaceId);
+    return this.outbox.count(spaceId);
   }
 
   /** The folders of the spaces that sync (enabled and pulled at least once), absolute. */
@@ -461,6 +464,7 @@ export class SyncEngine {
     for (const space of this.spaces.listSpaces()) {
       const problems = this.problems.list(space.id);
       if (space.removedAt !== null && problems.length === 0) continue;
+      const conflicts = this.conflictStore.open(space.id);
       result.push({
         id: space.id,
         organizationId: space.organizationId,
@@ -476,10 +480,10 @@ export class SyncEngine {
         errors: [
           ...(space.lastError !== null ? [space.lastError] : []),
           ...problems.map((problem) => problem.message),
-          ...this.conflictStore.open(space.id).map((conflict) => conflict.message),
+          ...conflicts.map((conflict) => conflict.message),
         ],
         problems,
-        conflicts: this.conflictStore.open(space.id).length,
+        conflicts: conflicts.length,
       });
     }
     return result;
@@ -680,16 +684,7 @@ export class SyncEngine {
     space: CachedSpace,
     options: { drain?: boolean } = {},
   ): Promise<SpaceSyncReport> {
-    const report: SpaceSyncReport = {
-      spaceId: space.id,
-      title: space.title,
-      folder: space.folderPath,
-      fromRevision: space.syncedRevision,
-      toRevision: space.syncedRevision,
-      written: [],
-      removed: [],
-      problems: [],
-    };
+    const report = emptyReport(space);
     try {
       const spaceRoot = resolveInside(this.folder, ...space.folderPath.split('/'));
       const result = await this.pusher!.push(space, spaceRoot, {
@@ -727,23 +722,16 @@ export class SyncEngine {
     return report;
   }
 
-  /** Mirrors one space at its listed remote revision. Errors end up in the report, not thrown. */
-  /** `drainAfter`: its push only queued (the space moved remotely): sent once pulled. */
+  /**
+   * Mirrors one space at its listed remote revision. Errors end up in the report, not thrown.
+   * `drainAfter`: its push only queued (the space moved remotely): sent once pulled.
+   */
   private async syncSpace(
     space: CachedSpace,
     pushed?: SpaceSyncReport,
     drainAfter = false,
   ): Promise<SpaceSyncReport> {
-    const report: SpaceSyncReport = pushed ?? {
-      spaceId: space.id,
-      title: space.title,
-      folder: space.folderPath,
-      fromRevision: space.syncedRevision,
-      toRevision: space.syncedRevision,
-      written: [],
-      removed: [],
-      problems: [],
-    };
+    const report = pushed ?? emptyReport(space);
     report.pulled = true;
     try {
       const needsPush = await this.pullSpace(space, report);
@@ -827,7 +815,7 @@ export class SyncEngine {
       store: this.conflictStore,
       texts: this.texts,
       edits: this.edits,
-      outbox: new Outbox({ db: this.db, clock: this.clock }),
+      outbox: this.outbox,
       localEdits,
       baseText: (hash) => this.texts.get(hash) ?? renderedBase().get(hash),
       title: (pageId) =>
@@ -1157,17 +1145,7 @@ export class SyncEngine {
 
   /** Cleans up a space removed remotely: unchanged files go, locally edited ones stay. */
   private async removeSpace(space: CachedSpace): Promise<SpaceSyncReport> {
-    const report: SpaceSyncReport = {
-      spaceId: space.id,
-      title: space.title,
-      folder: space.folderPath,
-      fromRevision: space.syncedRevision,
-      toRevision: null,
-      written: [],
-      removed: [],
-      problems: [],
-      removedSpace: true,
-    };
+    const report: SpaceSyncReport = { ...emptyReport(space), toRevision: null, removedSpace: true };
     try {
       const spaceRoot = resolveInside(this.folder, ...space.folderPath.split('/'));
       if ((await lstatOrNull(spaceRoot)) !== null) {
@@ -1471,4 +1449,18 @@ function isWithin(root: string, target: string): boolean {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A space's report before anything happened to it. */
+function emptyReport(space: CachedSpace): SpaceSyncReport {
+  return {
+    spaceId: space.id,
+    title: space.title,
+    folder: space.folderPath,
+    fromRevision: space.syncedRevision,
+    toRevision: space.syncedRevision,
+    written: [],
+    removed: [],
+    problems: [],
+  };
 }
