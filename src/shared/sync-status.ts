@@ -47,6 +47,11 @@ export interface SyncStatusSnapshot {
   conflicts: number;
   /** Why the last run failed or the server is unreachable, when `state` is error or offline. */
   error: string | null;
+  /**
+   * The server rejected the token (state `error`): nothing syncs until the user signs in again
+   * (`quire login`); a watcher stops scheduling runs meanwhile.
+   */
+  tokenRejected: boolean;
   spaces: SpaceSyncState[];
   problems: SyncStatusProblem[];
 }

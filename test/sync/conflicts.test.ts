@@ -66,6 +66,13 @@ async function crMarkdown(pageId: string): Promise<string | undefined> {
 const editRemote = (markdown: string) =>
   remoteEdit(t, SPACE, [{ operation: 'update_page', page: 'p-setup', document: { markdown } }]);
 
+/** The one open conflict: p-setup's file, deleted locally and edited remotely. */
+function expectDeletedLocally(): void {
+  expect(kit.engine.conflicts()).toEqual([
+    expect.objectContaining({ kind: 'deleted-locally', path: SETUP, pageId: 'p-setup' }),
+  ]);
+}
+
 /** The space's report (absent when a run had nothing to do in it). */
 function handbook(reports: readonly SpaceSyncReport[]): SpaceSyncReport | undefined {
   return reports.find((report) => report.spaceId === SPACE);
@@ -140,6 +147,32 @@ describe('conflicts on pull', () => {
       expect(handbook(report.spaces)?.problems).toEqual([]);
       expect(await crMarkdown('p-setup')).toBe(local);
       expect(readFileSync(setupFile(), 'utf8')).toBe(local);
+    });
+
+    it('--mine in a change request made before the remote edit still merges', async () => {
+      // The working change request existed before the remote edit (an earlier push of another
+      // page made it): it follows main after each pull, so --mine does not conflict on merge.
+      await kit.engine.resolveConflict(kit.engine.conflicts()[0]!.id, { mode: 'theirs' });
+      writeFileSync(join(root, 'README.md'), '# Welcome\n\nHello, edited.\n');
+      await kit.engine.syncOnce();
+      const crId = (await workingChangeRequest())!;
+      writeFileSync(setupFile(), remote.replace('One.', 'One, mine.'));
+      await editRemote(remote.replace('One.', 'One, theirs.'));
+      await kit.engine.syncOnce();
+      const [conflict] = kit.engine.conflicts();
+      expect(conflict).toEqual(expect.objectContaining({ path: SETUP }));
+
+      await kit.engine.resolveConflict(conflict!.id, { mode: 'mine' });
+      await kit.engine.syncOnce();
+      expect(await workingChangeRequest()).toBe(crId);
+      const { data } = await api().mergeChangeRequest(SPACE, crId);
+      expect((data as { result?: string }).result).toBe('merge');
+      await kit.engine.syncOnce();
+      const page = await api().getPageById(SPACE, 'p-setup', { format: 'markdown' });
+      expect((page.data as { markdown?: string }).markdown).toBe(
+        remote.replace('One.', 'One, mine.'),
+      );
+      expect(readFileSync(setupFile(), 'utf8')).toBe(remote.replace('One.', 'One, mine.'));
     });
 
     it('--theirs writes the remote version and drops the local edit', async () => {
@@ -219,13 +252,82 @@ describe('conflicts on pull', () => {
     await kit.engine.syncOnce();
 
     expect(readFileSync(setupFile(), 'utf8')).toBe(remote);
-    expect(kit.engine.conflicts()).toEqual([
-      expect.objectContaining({ kind: 'deleted-locally', path: SETUP, pageId: 'p-setup' }),
-    ]);
+    expectDeletedLocally();
     // --theirs accepts it; the file stays.
     await kit.engine.resolveConflict(kit.engine.conflicts()[0]!.id, { mode: 'theirs' });
     expect(kit.engine.conflicts()).toEqual([]);
     expect(existsSync(setupFile())).toBe(true);
+  });
+
+  it('a local delete already pushed, against a remote edit: merging keeps the remote text', async () => {
+    rmSync(setupFile());
+    await kit.engine.syncOnce();
+    const crId = (await workingChangeRequest())!;
+    expect((await crPages(crId)).map((page) => page.title)).not.toContain('Setup');
+    const remote = BASE.replace('Three.', 'Three, edited remotely.');
+    await editRemote(remote);
+
+    await kit.engine.syncOnce();
+
+    expect(readFileSync(setupFile(), 'utf8')).toBe(remote);
+    expectDeletedLocally();
+    // The change request deletes p-setup, so the same run re-created the page there, with the
+    // remote text, where the file is.
+    const recreated = (await crPages(crId)).filter((page) => page.title === 'Setup');
+    expect(recreated).toHaveLength(1);
+    expect(await crMarkdown(recreated[0]!.id)).toBe(remote);
+    const again = await kit.engine.syncOnce();
+    expect(handbook(again.spaces)?.queued ?? 0).toBe(0);
+
+    await api().mergeChangeRequest(SPACE, crId);
+    await kit.engine.syncOnce();
+    expect(readFileSync(setupFile(), 'utf8')).toBe(remote);
+    const { data } = await api().listPages(SPACE);
+    type Node = { title: string; pages?: Node[] };
+    const titles = (pages: Node[]): string[] =>
+      pages.flatMap((page) => [page.title, ...titles(page.pages ?? [])]);
+    expect(titles(data.pages as Node[]).filter((title) => title === 'Setup')).toHaveLength(1);
+  });
+
+  it('--mine after a pushed local delete deletes the re-created page again', async () => {
+    rmSync(setupFile());
+    await kit.engine.syncOnce();
+    await editRemote(BASE.replace('Three.', 'Three, edited remotely.'));
+    await kit.engine.syncOnce();
+    await kit.engine.resolveConflict(kit.engine.conflicts()[0]!.id, { mode: 'mine' });
+    expect(existsSync(setupFile())).toBe(false);
+
+    await kit.engine.syncOnce();
+    const crId = (await workingChangeRequest())!;
+    expect((await crPages(crId)).map((page) => page.title)).not.toContain('Setup');
+  });
+
+  it('a page moved locally and in conflict: the move is pushed, the text waits for resolve', async () => {
+    kit.engine.pause();
+    const local = BASE.replace('Two.', 'Two, mine.');
+    rmSync(setupFile());
+    writeFileSync(join(root, 'setup.md'), local);
+    await kit.engine.pushOnce();
+    await editRemote(BASE.replace('Two.', 'Two, theirs.'));
+    kit.engine.resume();
+
+    await kit.engine.syncOnce();
+
+    expect(kit.engine.conflicts()).toEqual([
+      expect.objectContaining({ kind: 'content', path: 'setup.md', pageId: 'p-setup' }),
+    ]);
+    expect(readFileSync(join(root, 'setup.md'), 'utf8')).toBe(local);
+    const crId = (await workingChangeRequest())!;
+    const { data } = await api().listPagesInChangeRequest(SPACE, crId);
+    // Moved out of Guides to the top level; its text not pushed while in conflict.
+    expect((data.pages as { id: string }[]).map((page) => page.id)).toContain('p-setup');
+    expect(await crMarkdown('p-setup')).toBe(BASE.replace('Two.', 'Two, theirs.'));
+
+    await kit.engine.resolveConflict(kit.engine.conflicts()[0]!.id, { mode: 'mine' });
+    await kit.engine.syncOnce();
+    expect(await crMarkdown('p-setup')).toBe(local);
+    const after = await api().listPagesInChangeRequest(SPACE, crId);
+    expect((after.data.pages as { id: string }[]).map((page) => page.id)).toContain('p-setup');
   });
 
   it('resolving an unknown or resolved conflict changes nothing', async () => {

@@ -1,10 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQuireServices } from '../../src/main/cli/create-quire-services';
 import { runQuireCli } from '../../src/main/cli/quire-cli';
+import { hashToken } from '../../src/server/auth/token-hash';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { contentFixture, TOKENS } from '../support/test-fixture';
 import { QuireChildren } from './quire-child';
@@ -245,5 +247,146 @@ describe('quire sync --watch', { timeout: 180_000 }, () => {
     const exit = await watch.exited;
     expect(exit, watch.output()).toEqual({ code: 0, signal: null });
     expect(existsSync(join(home, 'sync.lock'))).toBe(false);
+  });
+});
+
+interface HeldResponse {
+  /** Resolves when a matching request arrived and its answer is being held. */
+  held: Promise<void>;
+  /** Lets the held answer go to the client. */
+  release: () => void;
+}
+
+/**
+ * Holds the server's answer to the next request matching `match` (the server has handled it,
+ * the client waits): the request is "in flight" for as long as the test wants, no timing needed.
+ * Also records every request the server receives.
+ */
+function holdNextResponse(match: (request: { method?: string; url?: string }) => boolean): {
+  hold: HeldResponse;
+  requests: { method: string; url: string }[];
+} {
+  const requests: { method: string; url: string }[] = [];
+  let onHeld = () => {};
+  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let armed = true;
+  server.server.app.server.prependListener(
+    'request',
+    (request: IncomingMessage, response: ServerResponse) => {
+      requests.push({ method: request.method ?? '', url: request.url ?? '' });
+      if (!armed || !match(request)) return;
+      armed = false;
+      // Node sends the status line and headers with the first body write or end(), so holding
+      // end() holds the whole answer.
+      const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+      response.end = ((...args: unknown[]) => {
+        void released.then(() => end(...args));
+        return response;
+      }) as typeof response.end;
+      onHeld();
+    },
+  );
+  return { hold: { held, release }, requests };
+}
+
+/** The pages (title → how many times) in the space's draft change request Quire made. */
+async function draftPageTitles(): Promise<Map<string, number>> {
+  const api = server.client(TOKEN).spaces;
+  const { data } = await api.listChangeRequestsForSpace(SPACE, {
+    status: ChangeRequestStatus.Draft,
+  });
+  const cr = (data.items as { id: string; subject?: string }[]).find((item) =>
+    item.subject?.startsWith('Edits from '),
+  );
+  const titles = new Map<string, number>();
+  if (cr === undefined) return titles;
+  const response = await server.request(
+    'GET',
+    `/v1/spaces/${SPACE}/change-requests/${cr.id}/content`,
+    TOKEN,
+  );
+  expect(response.status).toBe(200);
+  interface Page {
+    title: string;
+    pages?: Page[];
+  }
+  const visit = (pages: Page[]) => {
+    for (const page of pages) {
+      titles.set(page.title, (titles.get(page.title) ?? 0) + 1);
+      visit(page.pages ?? []);
+    }
+  };
+  visit(((await response.json()) as { pages: Page[] }).pages);
+  return titles;
+}
+
+describe('quire sync --watch stopping', { timeout: 180_000 }, () => {
+  it('SIGTERM during a multi-batch drain: the batch in flight is answered and recorded, nothing more is sent, exit 0; sync --once sends the rest once', async () => {
+    await login();
+    const first = await quireHere(['sync', '--once']);
+    expect(first.code, first.output).toBe(0);
+    // 120 new pages: three content updates of at most 50 changes.
+    const NOTES = 120;
+    for (let i = 1; i <= NOTES; i++) {
+      writeFileSync(
+        join(folder, 'Acme', 'Handbook', `note-${i}.md`),
+        `# Note ${i}\n\nWritten before watching.\n`,
+      );
+    }
+    const isContentUpdate = (request: { method?: string; url?: string }) =>
+      request.method !== 'GET' && /\/change-requests\/[^/]+\/content/.test(request.url ?? '');
+    const { hold, requests } = holdNextResponse(isContentUpdate);
+
+    const watch = start(['sync', '--watch']);
+    await hold.held;
+    const sentBeforeSignal = requests.length;
+    watch.child.kill('SIGTERM');
+    // The stop is seen (the signal handled) while the first batch is still unanswered.
+    await eventually('the stop to be seen', () =>
+      watch.output().includes('Stopping after the current request') ? true : undefined,
+    );
+    hold.release();
+    const exit = await watch.exited;
+    expect(exit, watch.output()).toEqual({ code: 0, signal: null });
+    expect(watch.output()).toMatch(/Stopped with \d+ changes still queued/);
+    // Nothing was sent after the signal: the batch in flight had already reached the server.
+    expect(requests.slice(sentBeforeSignal)).toEqual([]);
+    expect(requests.filter(isContentUpdate)).toHaveLength(1);
+    expect(existsSync(join(home, 'sync.lock'))).toBe(false);
+
+    // The first batch was recorded: 50 pages on the server, 70 still queued, none in error.
+    const stopped = await statusJson();
+    expect(stopped).toMatchObject({ state: 'idle', pending: NOTES - 50, problems: [] });
+    const partial = await draftPageTitles();
+    expect([...partial.keys()].filter((title) => title.startsWith('Note '))).toHaveLength(50);
+
+    const once = await quireHere(['sync', '--once']);
+    expect(once.code, once.output).toBe(0);
+    const titles = await draftPageTitles();
+    for (let i = 1; i <= NOTES; i++) expect(titles.get(`Note ${i}`), `Note ${i}`).toBe(1);
+    expect(await statusJson()).toMatchObject({ state: 'idle', pending: 0, problems: [] });
+    // And nothing more to do.
+    const again = await quireHere(['sync', '--once']);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).not.toMatch(/pushed/);
+  });
+
+  it('a revoked token: sync --watch stops with exit 1, naming the server and `quire login`', async () => {
+    await login();
+    const first = await quireHere(['sync', '--once']);
+    expect(first.code, first.output).toBe(0);
+    server.db
+      .prepare('UPDATE tokens SET revoked_at = ? WHERE hash = ?')
+      .run(new Date().toISOString(), hashToken(TOKEN));
+
+    const watch = start(['sync', '--watch', '--interval', '1s']);
+    const exit = await watch.exited;
+    expect(exit, watch.output()).toEqual({ code: 1, signal: null });
+    expect(watch.output()).toContain(`the server ${server.url} rejected the token`);
+    expect(watch.output()).toMatch(/run `quire login` again/);
+    expect(existsSync(join(home, 'sync.lock'))).toBe(false);
+    expect(await statusJson()).toMatchObject({ runner: null });
   });
 });

@@ -57,17 +57,43 @@ async function workingPages(): Promise<RemotePage[]> {
 }
 
 describe('pushes into an existing working change request', () => {
-  it('places a new page among the change request’s pages, not main’s newer ones', async () => {
-    // Main gains a page the working change request (made before) does not have.
+  it('follows main after a pull, so new pages go after main’s newer ones', async () => {
     await remoteEdit(t, SPACE, [
       { operation: 'insert_page', document: { markdown: '# Remote\n\nFrom elsewhere.\n' } },
     ]);
     await sync();
+    expect((await workingPages()).map((page) => page.title)).toEqual(['Home', 'Guides', 'Remote']);
     writeFileSync(join(root, 'zz-new.md'), '# Zz new\n\nMine.\n');
 
     const pushed = await sync();
 
     expect(pushed?.problems).toEqual([]);
+    expect((await workingPages()).map((page) => page.title)).toEqual([
+      'Home',
+      'Guides',
+      'Remote',
+      'Zz new',
+    ]);
+  });
+
+  it('places a new page among the change request’s pages when it cannot follow main', async () => {
+    // Main gains a page, and changes Home as this device's change request did: updating the
+    // change request from main conflicts, so it keeps its base, without the new page.
+    await remoteEdit(t, SPACE, [
+      {
+        operation: 'update_page',
+        page: 'p-welcome',
+        document: { markdown: '# Home\n\nTheirs.\n' },
+      },
+      { operation: 'insert_page', document: { markdown: '# Remote\n\nFrom elsewhere.\n' } },
+    ]);
+    await sync();
+    expect(kit.engine.conflicts().map((conflict) => conflict.path)).toEqual(['README.md']);
+    writeFileSync(join(root, 'zz-new.md'), '# Zz new\n\nMine.\n');
+
+    const pushed = await sync();
+
+    expect(pushed?.problems.filter((problem) => problem.kind !== 'conflict')).toEqual([]);
     expect((await workingPages()).map((page) => page.title)).toEqual(['Home', 'Guides', 'Zz new']);
   });
 

@@ -19,7 +19,7 @@ import type { RemoteWorkspace } from '../sync/sync-ports';
 import { SyncStateStore } from '../cache/sync-state-store';
 import { DrainLock, drainLockPath } from '../outbox/drain-lock';
 import { buildSyncStatus } from '../sync/sync-status-model';
-import { SyncWatcher, type WatchRun } from '../sync/sync-watcher';
+import { SyncWatcher, TOKEN_REJECTED_MESSAGE, type WatchRun } from '../sync/sync-watcher';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import { ConflictResolutionError } from '../conflicts/conflict-resolver';
 import {
@@ -205,6 +205,10 @@ class CliEngine implements QuireEngine {
       ...(options.intervalMs !== undefined ? { pullIntervalMs: options.intervalMs } : {}),
     });
     const runtime = new SyncStateStore(this.cache);
+    // A rejected token ends the command (the watcher alone would wait for a new token).
+    let tokenRejected = false;
+    let onTokenRejected = () => {};
+    const rejected = new Promise<void>((resolve) => (onTokenRejected = resolve));
     const unsubscribe = [
       watcher.on('status', (status) => {
         runtime.set(
@@ -212,6 +216,10 @@ class CliEngine implements QuireEngine {
           JSON.stringify({ pid: process.pid, state: status.state, error: status.error }),
         );
         options.onStatus?.(status);
+        if (status.tokenRejected) {
+          tokenRejected = true;
+          onTokenRejected();
+        }
       }),
       watcher.on('run', (run) => {
         const summary = runSummary(run);
@@ -223,14 +231,15 @@ class CliEngine implements QuireEngine {
       else options.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     try {
-      // A stop during the start-up sync takes effect once that run is over.
-      await Promise.race([watcher.start(), stopped]);
-      await stopped;
+      // A stop during the start-up sync stops it after the request in flight.
+      await Promise.race([watcher.start(), stopped, rejected]);
+      await Promise.race([stopped, rejected]);
     } finally {
       await watcher.stop();
       for (const off of unsubscribe) off();
       runtime.set(WATCH_RUNTIME_KEY, '');
     }
+    if (tokenRejected) throw new RemoteAuthError(TOKEN_REJECTED_MESSAGE, { status: 401 });
     return buildSyncStatus(this.engine);
   }
 

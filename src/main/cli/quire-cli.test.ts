@@ -114,6 +114,7 @@ class FakeWorld {
         pausedUntil: this.paused.until?.toISOString() ?? null,
         conflicts: 0,
         error: null,
+        tokenRejected: false,
         spaces: [],
         problems: [],
       }),
@@ -127,6 +128,7 @@ class FakeWorld {
           pausedUntil: null,
           conflicts: 0,
           error: null,
+          tokenRejected: false,
           spaces: [],
           problems: [],
         };

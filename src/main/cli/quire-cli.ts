@@ -12,7 +12,12 @@ import {
 } from '../config/quire-home';
 import { isInsideRoot } from '../mirror/resolve-inside';
 import { DrainLock, DrainLockHeldError, drainLockPath } from '../outbox/drain-lock';
-import { RemoteAuthError, RemoteError, RemoteUnavailableError } from '../remote/errors';
+import {
+  isTokenRejected,
+  RemoteAuthError,
+  RemoteError,
+  RemoteUnavailableError,
+} from '../remote/errors';
 import { serverTokenKey } from '../secrets/file-secret-store';
 import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
 import { ProgressBar, type ProgressStream } from './progress-bar';
@@ -52,7 +57,7 @@ Commands:
                           request "Edits from <this computer>"), then pull it, once
   sync --watch [--interval <time>]
                           sync at start, push every saved change, pull every 30s (or --interval,
-                          e.g. 10s, 5m); runs until Ctrl-C / SIGTERM (the current run finishes)
+                          e.g. 10s, 5m); runs until Ctrl-C / SIGTERM (the request in flight finishes)
   status [--json]         state (idle, syncing, paused, offline, error, conflicts), pending
                           changes, files not pushed and why; per space: revision, pages, last sync
   pause [--for <time>]    stop pushing local edits (e.g. --for 30m, 2h, 1d; default: until resume);
@@ -491,7 +496,8 @@ async function syncOnce(
 
 /**
  * `sync --watch`: one line per run that did something and per change of the overall state on
- * stdout, warnings on stderr; exit 0 after a clean stop (SIGINT/SIGTERM).
+ * stdout, warnings on stderr; exit 0 after a clean stop (SIGINT/SIGTERM: the request in flight is
+ * answered and recorded, nothing after it is sent); exit 1 once the server rejects the token.
  */
 async function syncWatch(run: Run, values: Values, args: string[]): Promise<number> {
   if (args.length > 0) throw new CliError('sync takes no arguments', EXIT_USAGE);
@@ -511,7 +517,7 @@ async function syncWatch(run: Run, values: Values, args: string[]): Promise<numb
   const stop = new AbortController();
   let stopRequested = false;
   const unsubscribe = onStop(() => {
-    if (!stopRequested) run.out('Stopping after the current run…');
+    if (!stopRequested) run.out('Stopping after the current request…');
     stopRequested = true;
     stop.abort();
   });
@@ -523,19 +529,27 @@ async function syncWatch(run: Run, values: Values, args: string[]): Promise<numb
         withDrainLock(run, 'quire sync --watch', async () => {
           run.out(`Watching ${connection.config.folder} (Ctrl-C stops).`);
           let lastState = '';
-          return engine.watch({
+          const watching = engine.watch({
             signal: stop.signal,
             ...(intervalMs !== undefined ? { intervalMs } : {}),
             onRun: (summary) => run.out(summary),
             onStatus: (status) => {
               // Runs say what they did (onRun); only settled states are worth a line.
-              if (status.state === 'syncing') return;
+              // A rejected token ends the command with its own message (below).
+              if (status.state === 'syncing' || status.tokenRejected) return;
               const line = `${status.state}${status.pending > 0 ? `, ${plural(status.pending, 'change')} pending` : ''}`;
               if (line === lastState) return;
               lastState = line;
               run.out(`status: ${line}`);
               if (status.state === 'error' && status.error) run.warn(status.error);
             },
+          });
+          return watching.catch((error: unknown) => {
+            if (!isTokenRejected(error)) throw error;
+            const server = connection.config.server;
+            throw new CliError(
+              `the server ${server} rejected the token (revoked or expired): run \`quire login\` again; nothing syncs until then`,
+            );
           });
         }),
     );
@@ -970,7 +984,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       return Buffer.concat(chunks).toString('utf8');
     },
     onStop: (listener) => {
-      // A second Ctrl-C while the current run finishes ends the process at once.
+      // A second Ctrl-C while the request in flight finishes ends the process at once.
       let signalled = 0;
       const handler = (signal: NodeJS.Signals) => {
         signalled++;

@@ -29,7 +29,10 @@ export interface OpenEngineOptions {
   readonly watching?: boolean;
 }
 
-/** `quire sync --watch`: runs until `signal` aborts, then finishes the current run and returns. */
+/**
+ * `quire sync --watch`: runs until `signal` aborts, then stops after the request in flight and
+ * returns; rejects with a RemoteAuthError (401) once the server rejects the token.
+ */
 export interface WatchOptions {
   readonly signal: AbortSignal;
   /** Full sync (pull) interval; default 30 s. */

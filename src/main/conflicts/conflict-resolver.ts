@@ -109,7 +109,7 @@ export class ConflictResolver {
         mtimeMs: stats.mtimeMs,
       });
       if (conflict.pageId !== null) {
-        outbox.dropPage(conflict.spaceId, { pageId: conflict.pageId });
+        outbox.dropContent(conflict.spaceId, conflict.pageId);
         // A page's edit row stays: the file now differs from the edit last pushed, so the next
         // push sends the remote version into the change request, undoing the edit there too.
       } else {
@@ -121,7 +121,8 @@ export class ConflictResolver {
 
   /**
    * The remote version becomes the base (so the file is a local edit on top of it) and the
-   * local side's queued changes are dropped: the next scan queues the file as it is now.
+   * local side's queued text is dropped (a queued move stays): the next scan queues the file as
+   * it is now.
    */
   private rebase(conflict: Conflict): void {
     const { index, edits, outbox } = this.deps;
@@ -133,10 +134,8 @@ export class ConflictResolver {
       mtimeMs: -1,
     });
     edits.remove(conflict.spaceId, conflict.path);
-    outbox.dropPage(
-      conflict.spaceId,
-      conflict.pageId !== null ? { pageId: conflict.pageId } : { filePath: conflict.path },
-    );
+    if (conflict.pageId !== null) outbox.dropContent(conflict.spaceId, conflict.pageId);
+    else outbox.dropPage(conflict.spaceId, { filePath: conflict.path });
   }
 
   private indexFields(

@@ -85,12 +85,18 @@ export class PullConflicts {
   private readonly untouched = new Set<string>();
   /** Paths the merges wrote (never settled as pulled content). */
   readonly merged: string[] = [];
+  /** Pages deleted locally whose deletion already reached the change request (see commit). */
+  private readonly undeleted: string[] = [];
 
   constructor(private readonly deps: PullConflictsDeps) {}
 
   /** Whether anything decided here needs a push (a merged file, a page to re-create). */
   get needsPush(): boolean {
-    return this.merged.length > 0 || this.dropPages.some((drop) => drop.deleted === 'remotely');
+    return (
+      this.merged.length > 0 ||
+      this.undeleted.length > 0 ||
+      this.dropPages.some((drop) => drop.deleted === 'remotely')
+    );
   }
 
   /** Paths with a conflict recorded by this pull. */
@@ -277,7 +283,26 @@ export class PullConflicts {
       );
       const queued = outbox.pending(spaceId).some((item) => item.pageId === drop.pageId);
       const failed = outbox.failed(spaceId).some((item) => item.pageId === drop.pageId);
+      const deleteWaiting = outbox
+        .pending(spaceId)
+        .some(
+          (item) =>
+            item.pageId === drop.pageId && item.kind === 'delete_page' && item.state === 'pending',
+        );
+      const deletion = localEdits.find(
+        (edit) =>
+          edit.path === drop.path && edit.contentHash === null && edit.pageId === drop.pageId,
+      );
       outbox.dropPage(spaceId, { pageId: drop.pageId });
+      if (drop.deleted === 'locally' && deletion !== undefined && !deleteWaiting) {
+        // The deletion was sent (or is in a batch being sent): the working change request
+        // deletes the page, and merging it would delete the remote edit just written. Its
+        // deletion row stays, so the push takes the written file for a new one and re-creates
+        // the page there with the remote text (`quire resolve --mine` deletes it again).
+        edits.put(spaceId, deletion);
+        this.undeleted.push(drop.path);
+        continue;
+      }
       if (drop.deleted === 'remotely' && edited && !queued && !failed) {
         // The edit reached the working change request, which still has the page: remove it
         // there, the re-created page replaces it.
@@ -289,16 +314,14 @@ export class PullConflicts {
 
   /**
    * The local side of a conflict is not pushed until it is resolved (the push leaves the file
-   * out too): what is queued for it is dropped, and its edit row no longer claims the bytes were
+   * out too): what is queued for its text is dropped (a queued move stays), and its edit row no longer claims the bytes were
    * queued (an impossible hash), so once the conflict is over, however it ends, the next push
    * compares the file afresh and queues what is then left to send.
    */
   private holdBack(conflict: NewConflict): void {
     const { spaceId, edits, outbox } = this.deps;
-    outbox.dropPage(
-      spaceId,
-      conflict.pageId !== null ? { pageId: conflict.pageId } : { filePath: conflict.path },
-    );
+    if (conflict.pageId !== null) outbox.dropContent(spaceId, conflict.pageId);
+    else outbox.dropPage(spaceId, { filePath: conflict.path });
     const edit = edits.list(spaceId).find((row) => row.path === conflict.path);
     if (edit !== undefined && edit.contentHash !== null) {
       edits.put(spaceId, { ...edit, contentHash: '', size: null, mtimeMs: null });

@@ -40,7 +40,17 @@ export interface OutboxDrainerOptions {
   readBack?: boolean;
   /** Idempotency-Keys (default random UUIDs). */
   newKey?: () => string;
+  /**
+   * The main revision the space's local edits were made against (its last pull). A working
+   * change request created from another one (main moved between the check before the push and
+   * the creation) gets nothing until a pull has merged that main into the folder: a page sent as
+   * it was would replace the other user's edit of it without the merge seeing a conflict.
+   */
+  expectedBase?: (spaceId: string) => string | null | undefined;
 }
+
+/** The change request just created starts from a newer main than the local edits. */
+class MainMovedError extends Error {}
 
 /** A pushed page as sent and as the server stored it (they differ by its normalisation). */
 export interface ReadBack {
@@ -55,9 +65,12 @@ export interface DrainResult {
   spaceId: string;
   /**
    * drained: nothing left that can be sent (failed changes, and changes waiting for a failed
-   * insert, stay); paused: a pause is on; offline: gave up after `maxOfflineWaits`.
+   * insert, stay); paused: a pause is on; offline: gave up after `maxOfflineWaits`; stopped:
+   * `signal` aborted (the batch in flight was answered and settled, the rest stays queued);
+   * moved: the working change request just created starts from a main newer than the local
+   * edits' base (see `expectedBase`): nothing was sent, the edits wait for a pull.
    */
-  stopped: 'drained' | 'paused' | 'offline';
+  stopped: 'drained' | 'paused' | 'offline' | 'stopped' | 'moved';
   /** The working change request at the end, when there is one. */
   changeRequest: OutboxChangeRequest | null;
   /** Batches acknowledged, and the changes they carried. */
@@ -126,6 +139,7 @@ class RetryLater extends Error {}
 export class OutboxDrainer {
   private readonly db: CacheDb;
   private readonly outbox: Outbox;
+  private readonly expectedBase: (spaceId: string) => string | null | undefined;
   private readonly client: OutboxRemote;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
@@ -153,6 +167,7 @@ export class OutboxDrainer {
     this.clock = options.clock;
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.newKey = options.newKey ?? randomUUID;
+    this.expectedBase = options.expectedBase ?? (() => undefined);
     this.batches = new OutboxBatches(this.db, this.clock, this.newKey);
     this.working = new WorkingChangeRequests(this.db);
     this.pauses = new SyncPause(this.db, this.clock);
@@ -167,9 +182,11 @@ export class OutboxDrainer {
   }
 
   /**
-   * Pushes everything the space's outbox can send now. Resolves when it is drained, paused or
-   * (with maxOfflineWaits) offline; rejects on errors waiting cannot fix (a revoked token, an
-   * incompatible server), leaving every change in the outbox, and with the reason of `signal`.
+   * Pushes everything the space's outbox can send now. Resolves when it is drained, paused,
+   * (with maxOfflineWaits) offline, or stopped by `signal`: checked between requests, never
+   * during one, so a batch sent is always answered and settled (its answer holds the ids of
+   * created pages). Rejects on errors waiting cannot fix (a revoked token, an incompatible
+   * server), leaving every change in the outbox.
    */
   drain(spaceId: string, options: { signal?: AbortSignal } = {}): Promise<DrainResult> {
     const previous = this.running.get(spaceId) ?? Promise.resolve();
@@ -216,6 +233,52 @@ export class OutboxDrainer {
     }
   }
 
+  /**
+   * Whether the space's working change request may still hold pushed changes not on main: asks
+   * the server, and retires it when merged, archived or gone. Unreachable: assumed open (the
+   * caller then keeps the local side as it is).
+   */
+  async workingChangeRequestOpen(spaceId: string): Promise<boolean> {
+    const row = this.working.get(spaceId);
+    if (row?.changeRequestId == null) return false;
+    let current: OutboxChangeRequest | undefined;
+    try {
+      current = await this.client.getChangeRequest(spaceId, row.changeRequestId);
+    } catch (error) {
+      if (!(error instanceof RemoteNotFoundError)) return true;
+    }
+    if (current !== undefined && !INACTIVE.has(current.status)) {
+      this.working.record(spaceId, current);
+      return true;
+    }
+    this.working.retire(spaceId);
+    return false;
+  }
+
+  /**
+   * After a pull that brought a new main: the working change request is brought up to date with
+   * it, so it proposes only this device's edits against main as it is now. Otherwise a page
+   * another user changed since the change request was made conflicts on merge even when the
+   * local side took their version (a conflict resolved with --mine, or merged on pull). Only
+   * when nothing is waiting to be sent (a batch in flight would land on a moving base); a page
+   * changed on both sides leaves it as it is (`conflicts`), and any failure is left to the next
+   * pull: this is housekeeping, never a reason to fail a sync.
+   */
+  async followMain(spaceId: string): Promise<'update' | 'conflicts' | 'skipped'> {
+    const row = this.working.get(spaceId);
+    if (row?.changeRequestId == null || INACTIVE.has(row.status ?? 'draft')) return 'skipped';
+    if (this.client.updateChangeRequestFromMain === undefined) return 'skipped';
+    if (this.outbox.pending(spaceId).length > 0) return 'skipped';
+    try {
+      return await this.client.updateChangeRequestFromMain(spaceId, row.changeRequestId);
+    } catch (error) {
+      // Gone, or merged or archived (409): the next push starts a new one.
+      const status = error instanceof RemoteError ? (error.status ?? 0) : 0;
+      if (error instanceof RemoteNotFoundError || status === 409) this.working.retire(spaceId);
+      return 'skipped';
+    }
+  }
+
   /** The space's working change request as last seen, if any. */
   workingChangeRequest(spaceId: string): OutboxChangeRequest | undefined {
     const row = this.working.get(spaceId);
@@ -249,7 +312,10 @@ export class OutboxDrainer {
     let waits = 0;
     let checked = false;
     for (;;) {
-      signal?.throwIfAborted();
+      if (signal?.aborted) {
+        result.stopped = 'stopped';
+        break;
+      }
       if (this.pauses.state().paused) {
         result.stopped = 'paused';
         break;
@@ -260,12 +326,18 @@ export class OutboxDrainer {
           if (!this.batches.hasWaiting(spaceId)) break;
           const changeRequest = await this.ensureChangeRequest(spaceId, !checked);
           checked = true;
+          // Stopped while the change request was asked for: no batch is formed, none sent.
+          if (signal?.aborted) continue;
           batch = this.batches.form(spaceId, changeRequest.id);
           if (!batch) break;
         }
         await this.send(batch, result, toReadBack);
         waits = 0;
       } catch (error) {
+        if (error instanceof MainMovedError) {
+          result.stopped = 'moved';
+          break;
+        }
         if (!(error instanceof RemoteUnavailableError) && !(error instanceof RetryLater)) {
           throw error;
         }
@@ -280,7 +352,12 @@ export class OutboxDrainer {
         );
       }
     }
-    await this.readBack(spaceId, toReadBack, result);
+    if (result.stopped === 'stopped') {
+      // No request after a stop: the next pull brings the server's version of these pages.
+      result.readBackMissed.push(...toReadBack.keys());
+    } else {
+      await this.readBack(spaceId, toReadBack, result);
+    }
     result.changeRequest = this.workingChangeRequest(spaceId) ?? null;
     result.remaining = this.outbox.count(spaceId);
     return result;
@@ -429,6 +506,12 @@ export class OutboxDrainer {
       idempotencyKey: row.createKey,
     });
     this.working.record(spaceId, created);
+    const expected = this.expectedBase(spaceId);
+    if (created.baseRevision !== undefined && expected && created.baseRevision !== expected) {
+      // Kept as the working change request (the pull brings the folder to its base); later
+      // drains find it made and send to it, after the pull this one now waits for.
+      throw new MainMovedError(`main moved to ${created.baseRevision}`);
+    }
     return created;
   }
 
@@ -486,14 +569,13 @@ export class OutboxDrainer {
     }
   }
 
-  /** A backoff wait, cut short by pause() (the loop then sees the pause) or by `signal`. */
+  /** A backoff wait, cut short by pause() or by `signal` (the loop then sees which). */
   private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const wake = this.wake.signal;
     try {
       await this.sleep(ms, signal ? AbortSignal.any([wake, signal]) : wake);
     } catch (error) {
-      signal?.throwIfAborted();
-      if (!wake.aborted) throw error;
+      if (!wake.aborted && !signal?.aborted) throw error;
     }
   }
 }

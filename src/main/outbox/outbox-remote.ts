@@ -8,6 +8,8 @@ export interface OutboxChangeRequest {
   /** draft, open, merged or archived (published ChangeRequestStatus). */
   status: string;
   subject: string;
+  /** The main revision it was made from (`revisionInitial`), when the server says. */
+  baseRevision?: string;
 }
 
 /** One change of an updateChangeRequestContent body, as the outbox sends it. */
@@ -82,4 +84,13 @@ export interface OutboxRemote {
    * it the push places pages against a tree rebuilt from the synced revision and its own edits.
    */
   getChangeRequestPages?(spaceId: string, changeRequestId: string): Promise<RemotePage[]>;
+  /**
+   * Brings main's content into the change request (POST …/update): `update` when it now starts
+   * from main as it is, `conflicts` when a page changed on both sides (nothing moved). Optional:
+   * without it the change request keeps the base it was made from.
+   */
+  updateChangeRequestFromMain?(
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<'update' | 'conflicts'>;
 }

@@ -187,6 +187,32 @@ describe('Outbox coalescing', () => {
     ]);
   });
 
+  it('dropContent drops a page’s waiting text and fields but keeps its move', () => {
+    outbox.enqueue({
+      kind: 'update_page',
+      spaceId: S,
+      page: { pageId: 'p1' },
+      markdown: 'mine',
+      fields: { title: 'Mine' },
+      move: { into: { pageId: 'p-parent' }, at: 0 },
+    });
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p2' }, markdown: 'x' });
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p3' }, markdown: 'y' });
+
+    expect(outbox.dropContent(S, 'p1')).toBe(1);
+    expect(outbox.dropContent(S, 'p2')).toBe(1);
+    expect(outbox.dropContent(S, 'p-unknown')).toBe(0);
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'update_page', pageId: 'p1', localKey: null, into: { pageId: 'p-parent' }, at: 0 },
+      { kind: 'update_page', pageId: 'p3', localKey: null, markdown: 'y' },
+    ]);
+
+    // A waiting delete of the page goes too.
+    outbox.enqueue({ kind: 'delete_page', spaceId: S, page: { pageId: 'p3' } });
+    outbox.dropContent(S, 'p3');
+    expect(outbox.pending(S).map((item) => item.pageId)).toEqual(['p1']);
+  });
+
   it('enqueue commits or rolls back with the caller’s transaction', () => {
     expect(() =>
       db.transaction(() => {

@@ -178,6 +178,25 @@ export class Outbox {
     return statement.run().changes;
   }
 
+  /**
+   * Drops what waits to change a page's Markdown and fields (a conflict holds its text back, or
+   * resolving it replaces the text) while keeping where it was moved: the move is the user's
+   * too, and the file stays at its new path, so no later scan would queue it again. A waiting
+   * delete of the page goes too. Changes in a batch being sent stay. Returns how many changes
+   * were dropped or trimmed.
+   */
+  dropContent(spaceId: string, pageId: string): number {
+    let touched = 0;
+    const drop = this.db.prepare('DELETE FROM outbox WHERE id = ?');
+    for (const row of this.waitingRowsOf(spaceId, { pageId, localKey: null })) {
+      touched++;
+      const { markdown: _markdown, fields: _fields, ...placement } = payloadOf(row);
+      if (row.kind !== 'update_page' || isEmptyUpdate(placement)) drop.run(row.id);
+      else this.save(row, placement, true);
+    }
+    return touched;
+  }
+
   /** Drops everything queued for a space (the space is gone or the user discards the edits). */
   discard(spaceId: string): void {
     this.db.transaction(() => {

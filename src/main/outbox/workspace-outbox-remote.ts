@@ -97,6 +97,20 @@ export class WorkspaceOutboxRemote implements OutboxRemote {
     return markdown;
   }
 
+  async updateChangeRequestFromMain(
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<'update' | 'conflicts'> {
+    const value = await this.client.call((api) =>
+      api.spaces.updateChangeRequest(segment(spaceId), segment(changeRequestId)),
+    );
+    const result = record(value, `Change request ${changeRequestId} update`)['result'];
+    if (result !== 'update' && result !== 'conflicts') {
+      throw new Error(`Change request ${changeRequestId} update answered result ${String(result)}`);
+    }
+    return result;
+  }
+
   async getChangeRequestPages(spaceId: string, changeRequestId: string): Promise<RemotePage[]> {
     // Without `format` the content is the tree alone: one small read, whatever the space's size.
     const path = `/spaces/${segment(spaceId)}/change-requests/${segment(changeRequestId)}/content`;
@@ -135,6 +149,9 @@ function parseChangeRequest(value: unknown): OutboxChangeRequest {
     number,
     status: text(json, 'status', `Change request ${id}`),
     subject: typeof json['subject'] === 'string' ? json['subject'] : '',
+    ...(typeof json['revisionInitial'] === 'string'
+      ? { baseRevision: json['revisionInitial'] }
+      : {}),
   };
 }
 

@@ -20,6 +20,14 @@ export abstract class RemoteError extends Error {
 /** 401 or 403: the token is missing, unknown, revoked or lacks the permission. Never retried. */
 export class RemoteAuthError extends RemoteError {}
 
+/**
+ * Whether the server refused the token itself (401: unknown, revoked or expired), as opposed to
+ * a 403 on one resource the token may not use: nothing works until the user signs in again.
+ */
+export function isTokenRejected(error: unknown): boolean {
+  return error instanceof RemoteAuthError && error.status !== 403;
+}
+
 /** 404: the resource does not exist or the token may not see it. Never retried. */
 export class RemoteNotFoundError extends RemoteError {}
 

@@ -36,7 +36,7 @@ import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
 import { resolveInside } from '../mirror/resolve-inside';
 import { rewriteLinkTargets } from '../mirror/rewrite-link-targets';
 import type { Outbox } from '../outbox/outbox';
-import type { OutboxChange, OutboxPageFields } from '../outbox/outbox-change';
+import type { OutboxChange, OutboxPageFields, OutboxPageRef } from '../outbox/outbox-change';
 import type { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { LocalEdit, LocalEdits } from './local-edits';
 import type { RemotePage } from './sync-ports';
@@ -59,8 +59,8 @@ export interface PushSpaceResult {
   pushed: number;
   /** Files rewritten with the server's normalised Markdown (relative to the space folder). */
   written: string[];
-  /** The outbox did not drain (a pause, or the server unreachable). */
-  stopped: 'drained' | 'paused' | 'offline' | 'blocked';
+  /** The outbox did not drain (a pause, the server unreachable, or `signal` aborted). */
+  stopped: 'drained' | 'paused' | 'offline' | 'blocked' | 'stopped' | 'moved';
   problems: PushProblem[];
 }
 
@@ -89,11 +89,16 @@ export class SpacePusher {
   /**
    * `drain: false` only queues (a resolved conflict queues its file without any request).
    * `held`: files in an open conflict (path → the local hash recorded with it), left out.
+   * `signal`: stops sending between requests (what is found is still queued, durably).
    */
   async push(
     space: CachedSpace,
     spaceRoot: string,
-    options: { drain?: boolean; held?: ReadonlyMap<string, string | null> } = {},
+    options: {
+      drain?: boolean;
+      held?: ReadonlyMap<string, string | null>;
+      signal?: AbortSignal;
+    } = {},
   ): Promise<PushSpaceResult> {
     const { db, index, edits, outbox, state } = this.deps;
     const result: PushSpaceResult = {
@@ -104,10 +109,15 @@ export class SpacePusher {
       problems: [],
     };
     const view = edits.overlay(space.id, index.entries(space.id));
+    // New pages queued but not acknowledged yet are pages to the classifier too (see
+    // queuedPageId), so editing, moving or deleting them, or deleting their parent, before the
+    // insert is sent updates or re-places the queued insert instead of being refused or lost.
+    const localEdits = withQueuedPageIds(edits.list(space.id));
+    const classView = viewWithQueuedPages(view, localEdits);
     const scan = withoutHeld(
       await scanSpaceFolder({
         spaceRoot,
-        index: view,
+        index: classView,
         ignore: this.deps.ignore,
         maxFileBytes: MAX_PUSHED_MARKDOWN_BYTES,
         pending: index.pendingWrites(space.id),
@@ -117,8 +127,8 @@ export class SpacePusher {
     const allowMassDelete = state.get(ALLOW_MASS_DELETE_KEY(space.id)) === '1';
     let pages = withPushedPages(
       this.deps.content.loadRevision(space.id)?.pages ?? [],
-      view,
-      edits.list(space.id),
+      classView,
+      localEdits,
     );
     // Changes are placed (`into`, `at`, which pages a deletion takes along) in the working change
     // request, whose tree the rebuild above only approximates: pages moved by the server's side of
@@ -132,6 +142,7 @@ export class SpacePusher {
     if (
       somethingChanged &&
       options.drain !== false &&
+      !options.signal?.aborted &&
       unsent === 0 &&
       outbox.created(space.id).length === 0
     ) {
@@ -140,7 +151,7 @@ export class SpacePusher {
     }
     const classified = classifyLocalChanges({
       scan,
-      index: view,
+      index: classView,
       pages,
       allowMassDelete,
       markdownForPush: serverReferences(view),
@@ -183,7 +194,9 @@ export class SpacePusher {
         for (const planned of classified.changes) {
           for (const change of outboxChanges(space.id, planned, stamp)) outbox.enqueue(change);
         }
-        for (const edit of editsOf(classified, scanned, view, stamp)) edits.put(space.id, edit);
+        for (const edit of editsOf(classified, scanned, classView, stamp)) {
+          edits.put(space.id, edit);
+        }
         if (allowMassDelete) state.set(ALLOW_MASS_DELETE_KEY(space.id), '');
       })();
       result.queued = classified.changes.length;
@@ -192,7 +205,10 @@ export class SpacePusher {
     if (options.drain === false) return result;
     if (outbox.count(space.id) === 0 && outbox.created(space.id).length === 0) return result;
     try {
-      const drained = await this.deps.drainer.drain(space.id);
+      const drained = await this.deps.drainer.drain(
+        space.id,
+        options.signal ? { signal: options.signal } : {},
+      );
       result.stopped = drained.stopped;
       result.pushed = drained.sent.length;
       await this.recordDrain(space.id, spaceRoot, drained.readBack, result);
@@ -543,6 +559,55 @@ export function alignedToChangeRequest(
 }
 
 /**
+ * The id the classifier knows a queued, not yet acknowledged, new page by: its insert's local key
+ * behind a prefix no server id has. Changes naming it go to the outbox by local key (which
+ * coalesces them into the waiting insert, or applies them once the insert is acknowledged), and
+ * it is never stored as a page id.
+ */
+const QUEUED_PAGE = '\u0000queued:';
+const queuedPageId = (localKey: string) => `${QUEUED_PAGE}${localKey}`;
+
+/** A page id from the classifier → how the outbox names the page. */
+function pageRef(id: string): OutboxPageRef {
+  return id.startsWith(QUEUED_PAGE) ? { localKey: id.slice(QUEUED_PAGE.length) } : { pageId: id };
+}
+
+/** A page id from the classifier → what an edit row records: the id, or the insert's key. */
+function storedIdentity(id: string | null): { pageId: string | null; localKey: string | null } {
+  if (id?.startsWith(QUEUED_PAGE)) return { pageId: null, localKey: id.slice(QUEUED_PAGE.length) };
+  return { pageId: id, localKey: null };
+}
+
+/** Edit rows of new pages whose insert is not acknowledged get their queued page id. */
+export function withQueuedPageIds(edits: readonly LocalEdit[]): LocalEdit[] {
+  return edits.map((edit) =>
+    edit.kind === 'page' &&
+    edit.pageId === null &&
+    edit.localKey !== null &&
+    edit.contentHash !== null
+      ? { ...edit, pageId: queuedPageId(edit.localKey) }
+      : edit,
+  );
+}
+
+/** The push side's index view with the queued new pages' files naming their queued page ids. */
+function viewWithQueuedPages(
+  view: readonly FileIndexEntry[],
+  edits: readonly LocalEdit[],
+): FileIndexEntry[] {
+  const queued = new Map(
+    edits
+      .filter((edit) => edit.pageId?.startsWith(QUEUED_PAGE) === true)
+      .map((edit) => [edit.path, edit.pageId]),
+  );
+  return view.map((entry) =>
+    queued.has(entry.path) && entry.pageId === null
+      ? { ...entry, pageId: queued.get(entry.path)! }
+      : entry,
+  );
+}
+
+/**
  * A new page's insert key: its ref (or path) plus the push's stamp, unique for the outbox's life
  * (see push(): the stamp carries a random part).
  */
@@ -585,7 +650,7 @@ export function outboxChanges(
           localKey: localKeyOf(planned, stamp),
           markdown: change.document.markdown,
           ...(fields ? { fields } : {}),
-          into: change.into !== undefined ? { pageId: change.into } : null,
+          into: change.into !== undefined ? pageRef(change.into) : null,
           ...(change.at !== undefined ? { at: change.at } : {}),
         },
       ];
@@ -597,14 +662,14 @@ export function outboxChanges(
         {
           kind: 'update_page',
           spaceId,
-          page: { pageId: change.page },
+          page: pageRef(change.page),
           ...(change.document ? { markdown: change.document.markdown } : {}),
           ...(fields ? { fields } : {}),
           ...(moves
             ? {
                 move: {
                   ...(change.into !== undefined
-                    ? { into: change.into === null ? null : { pageId: change.into } }
+                    ? { into: change.into === null ? null : pageRef(change.into) }
                     : {}),
                   ...(change.at !== undefined ? { at: change.at } : {}),
                 },
@@ -614,7 +679,7 @@ export function outboxChanges(
       ];
     }
     case 'delete_page':
-      return [{ kind: 'delete_page', spaceId, page: { pageId: change.page } }];
+      return [{ kind: 'delete_page', spaceId, page: pageRef(change.page) }];
     case 'insert_files':
       return change.files.map((file, i) => ({
         kind: 'insert_files',
@@ -639,11 +704,12 @@ function editsOf(
   const content = (path: string, pageId: string | null, localKey: string | null) => {
     const file = scanned.get(path);
     if (file === undefined) return;
+    const stored = storedIdentity(pageId);
     result.set(path, {
       path,
       kind: file.kind,
-      pageId,
-      localKey,
+      pageId: stored.pageId,
+      localKey: localKey ?? stored.localKey,
       contentHash: file.hash,
       size: file.size,
       mtimeMs: file.mtimeMs,
@@ -655,7 +721,7 @@ function editsOf(
     result.set(path, {
       path,
       kind,
-      pageId,
+      pageId: storedIdentity(pageId).pageId,
       localKey: null,
       contentHash: null,
       size: null,

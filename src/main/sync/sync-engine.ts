@@ -32,7 +32,7 @@ import {
 import { NameAllocator } from '../mirror/name-allocator';
 import { assertInside, assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
 import { createIgnoreRules } from '../local/ignore-rules';
-import { RemoteUnavailableError } from '../remote/errors';
+import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
 import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
@@ -120,6 +120,14 @@ export interface SpaceSyncReport {
   removedSpace?: boolean;
   /** The server could not be reached while pushing or pulling this space. */
   offline?: boolean;
+  /** The run was stopped while on this space (see SyncReport.stopped); not an error. */
+  stopped?: boolean;
+  /**
+   * Main moved since the space's last pull (seen before sending, or when the working change
+   * request was created from it): queued edits wait for the pull that merges it (the next
+   * syncOnce, which runs it at once when the push saw it).
+   */
+  mainMoved?: boolean;
   error?: string;
 }
 
@@ -133,6 +141,26 @@ export interface SyncReport {
   filesRemoved: number;
   /** The server could not be reached at some point of this run (edits stay queued). */
   offline?: boolean;
+  /**
+   * The run's `signal` aborted: it stopped after the request in flight. What it finished is
+   * recorded; the rest (spaces not reached, queued batches, a pull cut short) is left for the next
+   * run, which redoes an unfinished pull (its written files are recognised by the journal).
+   */
+  stopped?: boolean;
+  /** The server rejected the token (401): nothing more can sync until the user signs in again. */
+  tokenRejected?: boolean;
+}
+
+/** What a run takes: `signal` stops it between requests (see SyncReport.stopped). */
+export interface SyncRunOptions {
+  signal?: AbortSignal;
+}
+
+/** Thrown inside a pull when the run's signal aborted; its space is reported stopped. */
+class SyncStopped extends Error {
+  constructor() {
+    super('The sync was stopped');
+  }
 }
 
 export interface RefreshResult {
@@ -216,9 +244,15 @@ export class SyncEngine {
   private readonly onProgress: (progress: SyncProgress) => void;
   private readonly log: SyncLog;
   private running: Promise<SyncReport> | undefined;
+  /**
+   * The signal of the run going on (syncOnce/pushOnce; one at a time), read between requests.
+   * A field rather than a parameter so the pull and push steps need no extra argument.
+   */
+  private signal: AbortSignal | undefined;
   private readonly edits: LocalEdits;
   private readonly pauses: SyncPause;
   private readonly pusher: SpacePusher | undefined;
+  private readonly drainer: OutboxDrainer | undefined;
   private readonly conflictStore: ConflictStore;
   private readonly texts: SyncedTexts;
   private readonly resolver: ConflictResolver;
@@ -280,10 +314,12 @@ export class SyncEngine {
         deviceName: options.push.deviceName ?? hostname(),
         clock: options.clock,
         maxOfflineWaits: options.push.maxOfflineWaits ?? 2,
+        expectedBase: (spaceId) => this.spaces.getSpace(spaceId)?.syncedRevision,
         ...(options.push.offlineBaseDelayMs !== undefined
           ? { offlineBaseDelayMs: options.push.offlineBaseDelayMs }
           : {}),
       });
+      this.drainer = drainer;
       this.pusher = new SpacePusher({
         db: options.cache,
         index: this.index,
@@ -394,10 +430,10 @@ export class SyncEngine {
 
   /**
    * One pull: refreshes the space list, then mirrors every enabled space whose revision moved and
-   * cleans up spaces removed remotely. Concurrent calls share one run.
+   * cleans up spaces removed remotely. Concurrent calls share one run (and the first's signal).
    */
-  syncOnce(): Promise<SyncReport> {
-    this.running ??= this.runOnce().finally(() => {
+  syncOnce(options: SyncRunOptions = {}): Promise<SyncReport> {
+    this.running ??= this.withSignal(options.signal, () => this.runOnce()).finally(() => {
       this.running = undefined;
     });
     return this.running;
@@ -408,7 +444,30 @@ export class SyncEngine {
    * save costs no request besides the push itself (and none when nothing changed). Not to be run
    * concurrently with syncOnce: SyncWatcher runs one at a time.
    */
-  async pushOnce(): Promise<SyncReport> {
+  pushOnce(options: SyncRunOptions = {}): Promise<SyncReport> {
+    return this.withSignal(options.signal, () => this.pushAll());
+  }
+
+  private async withSignal(
+    signal: AbortSignal | undefined,
+    run: () => Promise<SyncReport>,
+  ): Promise<SyncReport> {
+    this.signal = signal;
+    try {
+      const report = await run();
+      if (signal?.aborted) report.stopped = true;
+      return report;
+    } finally {
+      this.signal = undefined;
+    }
+  }
+
+  /** Whether the run's signal aborted: checked before each request that starts new work. */
+  private stopRequested(): boolean {
+    return this.signal?.aborted === true;
+  }
+
+  private async pushAll(): Promise<SyncReport> {
     const report: SyncReport = {
       startedAt: this.now(),
       finishedAt: '',
@@ -422,13 +481,18 @@ export class SyncEngine {
         await this.assertFolderExists();
         for (const space of this.spaces.listSpaces()) {
           if (space.removedAt !== null || !space.enabled || space.syncedRevision === null) continue;
+          if (this.stopRequested()) break;
           // Queued first; sent only if the space has not moved on the server since the last
           // pull (see movedSincePull): otherwise the next syncOnce pulls, then sends it.
           let spaceReport = await this.pushSpace(space, { drain: false });
-          if (this.pendingChanges(space.id) > 0 && !(await this.movedSincePull(space))) {
-            const queued = spaceReport.queued ?? 0;
-            spaceReport = await this.pushSpace(space);
-            spaceReport.queued = (spaceReport.queued ?? 0) + queued;
+          if (this.pendingChanges(space.id) > 0 && !this.stopRequested()) {
+            if (await this.movedSincePull(space)) {
+              spaceReport.mainMoved = true;
+            } else {
+              const queued = spaceReport.queued ?? 0;
+              spaceReport = await this.pushSpace(space);
+              spaceReport.queued = (spaceReport.queued ?? 0) + queued;
+            }
           }
           if (spaceReport.offline) report.offline = true;
           report.filesWritten += spaceReport.written.length;
@@ -436,6 +500,7 @@ export class SyncEngine {
         }
       } catch (error) {
         report.errors.push(messageOf(error));
+        if (isTokenRejected(error)) report.tokenRejected = true;
       }
     }
     report.finishedAt = this.now();
@@ -498,6 +563,10 @@ export class SyncEngine {
       filesWritten: 0,
       filesRemoved: 0,
     };
+    if (this.stopRequested()) {
+      report.finishedAt = this.now();
+      return report;
+    }
     try {
       await this.assertFolderExists();
       const refresh = await this.refreshSpaces();
@@ -505,6 +574,7 @@ export class SyncEngine {
     } catch (error) {
       report.errors.push(messageOf(error));
       if (error instanceof RemoteUnavailableError) report.offline = true;
+      if (isTokenRejected(error)) report.tokenRejected = true;
       this.log('error', 'sync aborted', { error: messageOf(error) });
       report.finishedAt = this.now();
       this.onProgress({ phase: 'done', done: 0, total: 0 });
@@ -525,13 +595,24 @@ export class SyncEngine {
     if (this.pusher !== undefined) {
       for (const space of all) {
         if (space.removedAt !== null || !space.enabled || space.syncedRevision === null) continue;
+        if (this.stopRequested()) break;
         const moved =
           space.remoteRevision !== null && space.remoteRevision !== space.syncedRevision;
         if (moved) deferred.add(space.id);
         pushed.set(space.id, await this.pushSpace(space, moved ? { drain: false } : {}));
       }
     }
-    const due = all.filter(
+    let current = all;
+    const movedMeanwhile = [...pushed.values()].filter((pushedSpace) => pushedSpace.mainMoved);
+    if (movedMeanwhile.length > 0 && !this.stopRequested()) {
+      // Main moved between the listing and the creation of a working change request: list again
+      // so that this run pulls it, then sends the edits (see OutboxDrainer's expectedBase).
+      const refresh = await this.refreshSpaces();
+      report.errors.push(...refresh.errors);
+      for (const moved of movedMeanwhile) deferred.add(moved.spaceId);
+      current = this.spaces.listSpaces();
+    }
+    const due = current.filter(
       (space) =>
         space.removedAt === null &&
         space.enabled &&
@@ -539,6 +620,7 @@ export class SyncEngine {
         space.remoteRevision !== space.syncedRevision,
     );
     for (const space of due) {
+      if (this.stopRequested()) break;
       const spaceReport = await this.syncSpace(space, pushed.get(space.id), deferred.has(space.id));
       pushed.delete(space.id);
       report.spaces.push(spaceReport);
@@ -668,6 +750,8 @@ export class SyncEngine {
       const remote = listed.find((candidate) => candidate.id === space.id);
       return remote === undefined || remote.revision !== space.syncedRevision;
     } catch (error) {
+      // A refused token fails every request to come: the run says so (pushOnce reports it).
+      if (isTokenRejected(error)) throw error;
       this.log('warn', 'checking the space revision before a push failed', {
         space: space.id,
         error: messageOf(error),
@@ -690,10 +774,13 @@ export class SyncEngine {
       const result = await this.pusher!.push(space, spaceRoot, {
         ...options,
         held: this.held(space.id),
+        ...(this.signal ? { signal: this.signal } : {}),
       });
       report.queued = result.queued;
       report.pushed = result.pushed;
       if (result.stopped === 'offline') report.offline = true;
+      if (result.stopped === 'stopped') report.stopped = true;
+      if (result.stopped === 'moved') report.mainMoved = true;
       report.written.push(...result.written);
       for (const problem of result.problems) {
         this.problem(report, space, problem.kind, problem.path, problem.pageId, problem.message);
@@ -749,6 +836,11 @@ export class SyncEngine {
         report.queued = (report.queued ?? 0) + (again.queued ?? 0);
         report.pushed = (report.pushed ?? 0) + (again.pushed ?? 0);
         report.written.push(...again.written.filter((path) => !report.written.includes(path)));
+        // The second push scanned the folder as the pull left it: its push problems replace the
+        // first one's (a file no page owned may have gained its owner with the pull).
+        report.problems = report.problems.filter(
+          (problem) => !PUSH_PROBLEM_KINDS.has(problem.kind),
+        );
         const seen = new Set(report.problems.map((problem) => `${problem.kind}\0${problem.path}`));
         for (const problem of again.problems) {
           if (!seen.has(`${problem.kind}\0${problem.path}`)) report.problems.push(problem);
@@ -756,7 +848,18 @@ export class SyncEngine {
         if (again.offline) report.offline = true;
         if (again.error !== undefined) report.error = again.error;
       }
+      if (this.drainer !== undefined && space.syncedRevision !== null && !this.stopRequested()) {
+        // Main moved: this device's working change request follows it (one request, only when
+        // there is one), so merging it later does not conflict with what was just pulled.
+        await this.drainer.followMain(space.id);
+      }
     } catch (error) {
+      if (error instanceof SyncStopped) {
+        // Not a failure: the pull is redone by the next run (its files are in the journal).
+        report.stopped = true;
+        this.log('info', 'space sync stopped', { space: space.id });
+        return report;
+      }
       report.error = messageOf(error);
       if (error instanceof RemoteUnavailableError) report.offline = true;
       this.spaces.setError(space.id, report.error);
@@ -1042,6 +1145,8 @@ export class SyncEngine {
     // Assets one at a time (download, journal, write), so large files are never all in memory.
     // A failed download fails the space; what was written so far is journaled and recognised.
     for (const write of writes.filter((w) => w.data === undefined)) {
+      // Stopped: what is written is journaled, and the pull is redone like after a crash.
+      if (this.stopRequested()) throw new SyncStopped();
       const bytes = await this.remote.downloadFile(write.entry.file!);
       const hash = contentHash(bytes);
       this.index.addPendingWrites(space.id, [{ path: write.entry.path, contentHash: hash }]);
@@ -1231,10 +1336,23 @@ export class SyncEngine {
     const byPage = new Map(
       layout.filter((entry) => entry.pageId !== undefined).map((e) => [e.pageId!, e] as const),
     );
+    let open: Promise<boolean> | undefined;
+    const workingOpen = () =>
+      (open ??= this.drainer?.workingChangeRequestOpen(spaceId) ?? Promise.resolve(false));
     for (const edit of this.edits.list(spaceId)) {
       if (edit.kind !== 'page' || edit.pageId === null || edit.contentHash === null) continue;
       const entry = byPage.get(edit.pageId);
       if (entry === undefined || entry.text === undefined || entry.path === edit.path) continue;
+      // The revision has the page where the last sync put it. Same bytes there prove nothing
+      // for a moved page: its move may not be in the revision yet (still queued, or pushed to a
+      // working change request not merged), and moving the file back would undo the user's move
+      // (and place what is created in its folder later under the wrong page). Only once the
+      // working change request is merged is this where the server put the page (a parent
+      // deleted with it lifted it out, say).
+      if (this.index.get(spaceId, entry.path)?.pageId === edit.pageId) {
+        const queued = this.outbox.pending(spaceId).some((item) => item.pageId === edit.pageId);
+        if (queued || (await workingOpen())) continue;
+      }
       // A row at the page's path blocks the move, unless it is the page's own old path (deleted).
       const atTarget = this.edits.list(spaceId).find((e) => e.path === entry.path);
       if (

@@ -20,6 +20,8 @@ export interface SyncRuntimeState {
   offline: boolean;
   /** Why the last run failed as a whole (the folder missing, the token refused...). */
   error: string | null;
+  /** The last run found the token rejected (401); `error` says so. */
+  tokenRejected?: boolean;
   /** When the last run (sync or push) finished, ISO. */
   lastRun: string | null;
 }
@@ -93,6 +95,7 @@ export function buildSyncStatus(
     pausedUntil: pause.until?.toISOString() ?? null,
     conflicts,
     error,
+    tokenRejected: runtime.tokenRejected === true,
     spaces,
     problems,
   };

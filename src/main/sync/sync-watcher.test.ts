@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import type { WatchBatch, WatcherTimers } from '../local/folder-watcher';
-import type { SyncReport } from './sync-engine';
-import { SyncWatcher, type SpaceFolderWatcher, type WatchedEngine } from './sync-watcher';
+import type { SyncReport, SyncRunOptions } from './sync-engine';
+import {
+  SyncWatcher,
+  type SpaceFolderWatcher,
+  type WatchedEngine,
+  type WatchRun,
+} from './sync-watcher';
 
 /** Timers on a fake clock: advance() fires them in order, sleep() jumps like a suspended laptop. */
 class FakeTimers implements WatcherTimers {
@@ -59,6 +64,8 @@ async function settle(): Promise<void> {
 interface Call {
   kind: 'sync' | 'push';
   at: number;
+  /** What the watcher handed the run to stop it. */
+  signal: AbortSignal | undefined;
   finish: (report?: Partial<SyncReport>) => void;
 }
 
@@ -69,16 +76,20 @@ class FakeEngine implements WatchedEngine {
   maxActive = 0;
   auto = true;
   offline = false;
+  /** Runs report the token rejected (401), as the engine does when listing fails with it. */
+  tokenRejected = false;
+  /** Push runs report that main moved since the last pull (their edits wait for one). */
+  mainMoved = false;
   folders = [{ spaceId: 's-1', root: '/mirror/acme/one' }];
 
   constructor(private readonly timers: FakeTimers) {}
 
-  syncOnce(): Promise<SyncReport> {
-    return this.run('sync');
+  syncOnce(options?: SyncRunOptions): Promise<SyncReport> {
+    return this.run('sync', options);
   }
 
-  pushOnce(): Promise<SyncReport> {
-    return this.run('push');
+  pushOnce(options?: SyncRunOptions): Promise<SyncReport> {
+    return this.run('push', options);
   }
 
   syncedFolders() {
@@ -101,7 +112,7 @@ class FakeEngine implements WatchedEngine {
     return this.calls.map((call) => call.kind);
   }
 
-  private run(kind: 'sync' | 'push'): Promise<SyncReport> {
+  private run(kind: 'sync' | 'push', options: SyncRunOptions = {}): Promise<SyncReport> {
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
     return new Promise((resolve) => {
@@ -112,14 +123,36 @@ class FakeEngine implements WatchedEngine {
           startedAt: now,
           finishedAt: now,
           spaces: [],
-          errors: this.offline ? ['cannot reach the server'] : [],
+          errors: this.offline
+            ? ['cannot reach the server']
+            : this.tokenRejected
+              ? ['Unknown or revoked token']
+              : [],
           filesWritten: 0,
           filesRemoved: 0,
           ...(this.offline ? { offline: true } : {}),
+          ...(this.tokenRejected ? { tokenRejected: true } : {}),
+          ...(this.mainMoved && kind === 'push'
+            ? {
+                spaces: [
+                  {
+                    spaceId: 's-1',
+                    title: 'One',
+                    folder: 'acme/one',
+                    fromRevision: null,
+                    toRevision: null,
+                    written: [],
+                    removed: [],
+                    problems: [],
+                    mainMoved: true,
+                  },
+                ],
+              }
+            : {}),
           ...extra,
         });
       };
-      this.calls.push({ kind, at: this.timers.now(), finish });
+      this.calls.push({ kind, at: this.timers.now(), signal: options.signal, finish });
       if (this.auto) finish();
     });
   }
@@ -175,8 +208,12 @@ function setup(options: { pullIntervalMs?: number } = {}) {
   const statuses: SyncStatusSnapshot[] = [];
   watcher.on('status', (status) => statuses.push(status));
   const reasons: string[] = [];
-  watcher.on('run', (run) => reasons.push(`${run.kind}:${run.reason}`));
-  return { timers, engine, watcher, folders: () => folders!, statuses, reasons };
+  const runs: WatchRun[] = [];
+  watcher.on('run', (run) => {
+    reasons.push(`${run.kind}:${run.reason}`);
+    runs.push(run);
+  });
+  return { timers, engine, watcher, folders: () => folders!, statuses, reasons, runs };
 }
 
 describe('SyncWatcher', () => {
@@ -332,6 +369,70 @@ describe('SyncWatcher', () => {
     await timers.advance(60_000);
     expect(engine.kinds()).toEqual(['sync', 'push']);
     expect(timers.count()).toBe(0);
+  });
+
+  it('stop() aborts the run signal: the engine stops after the request in flight, not an error', async () => {
+    const { engine, watcher, folders, runs } = setup();
+    await watcher.start();
+    engine.auto = false;
+    folders().change();
+    await settle();
+    const run = engine.calls[1]!;
+    expect(run.signal?.aborted).toBe(false);
+    const stopping = watcher.stop();
+    // The engine sees the stop at once (between its requests), not when the run is over.
+    expect(run.signal?.aborted).toBe(true);
+    run.finish({ stopped: true });
+    await stopping;
+    expect(runs.at(-1)?.report.stopped).toBe(true);
+    expect(watcher.status()).toMatchObject({ state: 'idle', error: null });
+    expect(engine.kinds()).toEqual(['sync', 'push']);
+  });
+
+  it('a rejected token: error saying so, no run scheduled (changes, interval, wake) until syncNow()', async () => {
+    const { engine, watcher, folders, timers, statuses } = setup({ pullIntervalMs: 5_000 });
+    engine.tokenRejected = true;
+    await watcher.start();
+    expect(watcher.status()).toMatchObject({ state: 'error', tokenRejected: true });
+    expect(watcher.status().error).toMatch(/rejected the token.*sign in again/);
+    expect(statuses.at(-1)?.tokenRejected).toBe(true);
+
+    folders().change();
+    await timers.advance(10 * 60_000);
+    await timers.sleep(20 * 60_000);
+    await watcher.idle();
+    expect(engine.kinds()).toEqual(['sync']);
+
+    // Signed in again: the owner asks for a sync, and the schedule resumes.
+    engine.tokenRejected = false;
+    watcher.syncNow();
+    await watcher.idle();
+    expect(watcher.status()).toMatchObject({ state: 'idle', error: null, tokenRejected: false });
+    await timers.advance(6_000);
+    expect(engine.kinds()).toEqual(['sync', 'sync', 'sync']);
+    await watcher.stop();
+  });
+
+  it('a push that finds the token rejected stops the schedule too', async () => {
+    const { engine, watcher, folders, timers } = setup({ pullIntervalMs: 5_000 });
+    await watcher.start();
+    engine.tokenRejected = true;
+    folders().change();
+    await watcher.idle();
+    expect(watcher.status()).toMatchObject({ state: 'error', tokenRejected: true });
+    await timers.advance(60_000);
+    expect(engine.kinds()).toEqual(['sync', 'push']);
+    await watcher.stop();
+  });
+
+  it('a save held back because main moved brings a full sync at once, not at the interval', async () => {
+    const { engine, watcher, folders, reasons } = setup({ pullIntervalMs: 60_000 });
+    await watcher.start();
+    engine.mainMoved = true;
+    folders().change();
+    await watcher.idle();
+    expect(reasons).toEqual(['sync:start', 'push:change', 'sync:change']);
+    await watcher.stop();
   });
 
   it('a run that throws does not end the loop', async () => {

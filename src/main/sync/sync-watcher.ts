@@ -12,20 +12,24 @@
  *   sync absorbs a pending push).
  * - The server unreachable: the state goes `offline`, edits stay in the durable outbox, full syncs
  *   are retried with exponential backoff; the loop never gives up.
- * - stop(): no new run starts, the current one finishes (so the request in flight is answered and
- *   recorded), the folder watcher closes. Closing the engine and database is the owner's job.
+ * - A rejected token (401): the state goes `error` (status `tokenRejected`) and no run is scheduled
+ *   (no change, interval, wake or retry would get through) until syncNow(), which the owner calls
+ *   once the user has signed in again.
+ * - stop(): no new run starts; the current one stops after the request in flight (the engine
+ *   checks the watcher's signal between requests), which is answered and recorded; the folder
+ *   watcher closes. Closing the engine and database is the owner's job.
  */
 import { EventEmitter } from 'node:events';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import { FolderWatcher, type WatchBatch, type WatcherTimers } from '../local/folder-watcher';
 import type { IgnoreRule } from '../local/ignore-rules';
-import type { SyncLog, SyncReport } from './sync-engine';
+import type { SyncLog, SyncReport, SyncRunOptions } from './sync-engine';
 import { buildSyncStatus, type SyncRuntimeState, type SyncStatusSource } from './sync-status-model';
 
 /** What the watcher needs of the engine (SyncEngine fits). */
 export interface WatchedEngine extends SyncStatusSource {
-  syncOnce(): Promise<SyncReport>;
-  pushOnce(): Promise<SyncReport>;
+  syncOnce(options?: SyncRunOptions): Promise<SyncReport>;
+  pushOnce(options?: SyncRunOptions): Promise<SyncReport>;
   syncedFolders(): { spaceId: string; root: string }[];
 }
 
@@ -88,6 +92,8 @@ export const DEFAULT_TICK_MS = 5_000;
 export const DEFAULT_WAKE_AFTER_MS = 30_000;
 export const DEFAULT_OFFLINE_BASE_DELAY_MS = 2_000;
 export const DEFAULT_OFFLINE_MAX_DELAY_MS = 5 * 60_000;
+export const TOKEN_REJECTED_MESSAGE =
+  'The server rejected the token (revoked or expired); sign in again to resume syncing';
 
 const realTimers: WatcherTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -126,6 +132,10 @@ export class SyncWatcher {
   private offlineRuns = 0;
   private started = false;
   private stopping = false;
+  /** Aborted by stop(): the engine stops its run after the request in flight. */
+  private readonly stopSignal = new AbortController();
+  /** The last run found the token rejected: nothing but syncNow() starts a run. */
+  private tokenRejected = false;
   private lastStatusJson = '';
 
   constructor(options: SyncWatcherOptions) {
@@ -188,7 +198,10 @@ export class SyncWatcher {
     await this.idle();
   }
 
-  /** A full sync as soon as possible (after the current run). */
+  /**
+   * A full sync as soon as possible (after the current run). Also how to resume after a rejected
+   * token, once the user has signed in again.
+   */
   syncNow(): void {
     this.request('sync', 'request');
   }
@@ -202,10 +215,14 @@ export class SyncWatcher {
     return buildSyncStatus(this.engine, this.runtime);
   }
 
-  /** Stops: no new run, the current one finishes, the folder watcher closes. Idempotent. */
+  /**
+   * Stops: no new run, the current one stops after the request in flight (its report says
+   * `stopped`), the folder watcher closes. Idempotent.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.pending = undefined;
+    this.stopSignal.abort();
     if (this.tickHandle !== undefined) this.timers.clearTimeout(this.tickHandle);
     this.tickHandle = undefined;
     await this.watcher.close();
@@ -214,6 +231,8 @@ export class SyncWatcher {
 
   private request(kind: WatchRunKind, reason: WatchRunReason, spaceId?: string): void {
     if (this.stopping || !this.started) return;
+    // Every request would be refused the same way: only an explicit syncNow() tries again.
+    if (this.tokenRejected && reason !== 'request') return;
     if (this.pending === undefined || (kind === 'sync' && this.pending.kind === 'push')) {
       this.pending = { kind, reason };
     }
@@ -239,7 +258,9 @@ export class SyncWatcher {
     this.emitStatus();
     let report: SyncReport;
     try {
-      report = kind === 'sync' ? await this.engine.syncOnce() : await this.engine.pushOnce();
+      const options = { signal: this.stopSignal.signal };
+      report =
+        kind === 'sync' ? await this.engine.syncOnce(options) : await this.engine.pushOnce(options);
     } catch (error) {
       // The engine reports failures in its report; a throw is unexpected, but must not end the loop.
       const message = error instanceof Error ? error.message : String(error);
@@ -255,7 +276,16 @@ export class SyncWatcher {
     }
     const now = this.timers.now();
     const failed = report.errors.length > 0;
-    if (report.offline) {
+    this.tokenRejected = report.tokenRejected === true;
+    if (this.tokenRejected) {
+      this.nextSyncAt = Number.POSITIVE_INFINITY;
+      this.offlineRuns = 0;
+      // Runs asked for by changes or timers would fail the same way; an explicit syncNow() stays.
+      if (this.pending?.reason !== 'request') this.pending = undefined;
+      this.log('error', 'the server rejected the token; syncing stops until signed in again', {
+        kind,
+      });
+    } else if (report.offline) {
       this.offlineRuns++;
       const delay = Math.min(
         this.settings.offlineMaxDelayMs,
@@ -279,15 +309,28 @@ export class SyncWatcher {
       : null;
     this.runtime = {
       syncing: false,
-      offline: report.offline === true,
-      error: offlineMessage ?? (failed ? report.errors.join('; ') : null),
+      offline: !this.tokenRejected && report.offline === true,
+      error: this.tokenRejected
+        ? TOKEN_REJECTED_MESSAGE
+        : (offlineMessage ?? (failed ? report.errors.join('; ') : null)),
       lastRun: report.finishedAt || new Date(now).toISOString(),
+      ...(this.tokenRejected ? { tokenRejected: true } : {}),
     };
+    if (
+      kind === 'push' &&
+      !this.tokenRejected &&
+      !report.offline &&
+      report.spaces.some((space) => space.mainMoved === true)
+    ) {
+      // The save waits for a pull of the new main (merged first, never sent over it): now.
+      this.request('sync', 'change');
+    }
     this.log('info', 'watch run finished', {
       kind,
       reason,
       spaces: report.spaces.length,
       offline: report.offline === true,
+      stopped: report.stopped === true,
       errors: report.errors.length,
     });
     try {
