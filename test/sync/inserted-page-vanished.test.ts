@@ -1,9 +1,7 @@
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
-import { WorkspaceClient } from '../../src/main/remote/workspace-client';
-import { SyncEngine } from '../../src/main/sync/sync-engine';
+import type { SyncEngine } from '../../src/main/sync/sync-engine';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS } from '../support/test-fixture';
 import {
@@ -14,7 +12,7 @@ import {
   workingChangeRequest as findWorkingChangeRequest,
   writeAt,
 } from './letters-space';
-import { engineFor, remoteEdit, TEST_DEVICE, type EngineKit } from './sync-test-kit';
+import { pushEngineFor, remoteEdit, type EngineKit } from './sync-test-kit';
 
 /**
  * New pages queued by two pushes in the same millisecond (the queue-only push before a pull and
@@ -32,21 +30,10 @@ const api = () => t.client(TOKENS.ada).spaces;
 
 beforeEach(async () => {
   t = await startTestServer({ fixture: lettersFixture() });
-  kit = engineFor(t);
   // A clock that never moves: every push of the test runs in the same millisecond.
   const frozen = new Date(Date.UTC(2026, 0, 1));
-  const client = new WorkspaceClient({ endpoint: t.url, token: TOKENS.ada });
-  engine = new SyncEngine({
-    cache: kit.cache,
-    remote: client,
-    folder: kit.folder,
-    clock: { now: () => frozen },
-    push: {
-      remote: new WorkspaceOutboxRemote(client),
-      deviceName: TEST_DEVICE,
-      maxOfflineWaits: 0,
-    },
-  });
+  kit = pushEngineFor(t, TOKENS.ada, { now: () => frozen });
+  engine = kit.engine;
   expect((await engine.syncOnce()).errors).toEqual([]);
   root = join(kit.folder, ...LETTERS_FOLDER);
 });

@@ -1,9 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
-import { WorkspaceClient } from '../../src/main/remote/workspace-client';
-import { SyncEngine } from '../../src/main/sync/sync-engine';
+import type { SyncEngine } from '../../src/main/sync/sync-engine';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS } from '../support/test-fixture';
 import {
@@ -13,7 +11,7 @@ import {
   lettersRevision,
   workingChangeRequest,
 } from './letters-space';
-import { engineFor, remoteEdit, TEST_DEVICE, type EngineKit } from './sync-test-kit';
+import { pushEngineFor, remoteEdit, type EngineKit } from './sync-test-kit';
 
 /**
  * Main can move between the check made before sending (the listing) and the creation of the
@@ -32,7 +30,6 @@ let beforeCreate: (() => Promise<void>) | undefined;
 
 beforeEach(async () => {
   t = await startTestServer({ fixture: lettersFixture() });
-  kit = engineFor(t);
   const racingFetch: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
@@ -43,18 +40,8 @@ beforeEach(async () => {
     }
     return fetch(input, init);
   };
-  const client = new WorkspaceClient({ endpoint: t.url, token: TOKENS.ada, fetch: racingFetch });
-  engine = new SyncEngine({
-    cache: kit.cache,
-    remote: client,
-    folder: kit.folder,
-    clock: { now: () => new Date() },
-    push: {
-      remote: new WorkspaceOutboxRemote(client),
-      deviceName: TEST_DEVICE,
-      maxOfflineWaits: 0,
-    },
-  });
+  kit = pushEngineFor(t, TOKENS.ada, { fetch: racingFetch });
+  engine = kit.engine;
   expect((await engine.syncOnce()).errors).toEqual([]);
   root = join(kit.folder, ...LETTERS_FOLDER);
 });

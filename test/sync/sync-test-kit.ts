@@ -111,15 +111,24 @@ export const TEST_DEVICE = 'test-host';
 /**
  * Like engineFor, with the push side on: the outbox drains into the space's working change
  * request over the same kind of client, named after TEST_DEVICE, never waiting long offline.
+ * `fetch` carries every request of the engine (a test's fault or race); `now` is its clock.
  */
-export function pushEngineFor(t: TestServer, token: string = TOKENS.ada): EngineKit {
+export function pushEngineFor(
+  t: TestServer,
+  token: string = TOKENS.ada,
+  options: { fetch?: typeof fetch; now?: () => Date } = {},
+): EngineKit {
   const kit = engineFor(t, token);
-  const client = new WorkspaceClient({ endpoint: t.url, token });
+  const client = new WorkspaceClient({
+    endpoint: t.url,
+    token,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const engine = new SyncEngine({
     cache: kit.cache,
     remote: client,
     folder: kit.folder,
-    clock: { now: () => new Date() },
+    clock: { now: options.now ?? (() => new Date()) },
     push: {
       remote: new WorkspaceOutboxRemote(client),
       deviceName: TEST_DEVICE,
