@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CacheMigration } from './migrations/cache-migration';
@@ -128,6 +129,32 @@ describe('openCacheDatabase', () => {
     const db = open('bad.db');
     expect(userVersion(db)).toBe(cacheMigrations.length);
     expect(tables(db)).not.toContain('z');
+  });
+});
+
+describe('prepared statements', () => {
+  it('are compiled once per SQL text and reused, with fresh parameters each run', () => {
+    const db = open();
+    const sql = 'SELECT value FROM sync_state WHERE key = ?';
+    expect(db.prepare(sql)).toBe(db.prepare(sql));
+    db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?)').run('a', '1');
+    db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?)').run('b', '2');
+    expect(db.prepare(sql).get('a')).toEqual({ value: '1' });
+    expect(db.prepare(sql).get('b')).toEqual({ value: '2' });
+  });
+
+  it('are never given a mode or bound parameters by the desktop code (they are shared)', () => {
+    const mainDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+    const sources = (readdirSync(mainDir, { recursive: true }) as string[]).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts'),
+    );
+    expect(sources.length).toBeGreaterThan(50);
+    const offenders = sources.filter((file) =>
+      /\.prepare\([^;]*?\)\s*\.(bind|pluck|raw|expand|iterate|safeIntegers)\(/s.test(
+        readFileSync(join(mainDir, file), 'utf8'),
+      ),
+    );
+    expect(offenders).toEqual([]);
   });
 });
 

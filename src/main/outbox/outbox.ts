@@ -164,18 +164,17 @@ export class Outbox {
    * being sent stay. Returns how many were dropped.
    */
   dropPage(spaceId: string, target: { pageId: string } | { filePath: string }): number {
-    const statement =
-      'pageId' in target
-        ? this.db
-            .prepare("DELETE FROM outbox WHERE space_id = ? AND page_id = ? AND state != 'sending'")
-            .bind(spaceId, target.pageId)
-        : this.db
-            .prepare(
-              `DELETE FROM outbox WHERE space_id = ? AND kind = 'insert_files' AND local_key = ?
-                 AND state != 'sending'`,
-            )
-            .bind(spaceId, target.filePath);
-    return statement.run().changes;
+    if ('pageId' in target) {
+      return this.db
+        .prepare("DELETE FROM outbox WHERE space_id = ? AND page_id = ? AND state != 'sending'")
+        .run(spaceId, target.pageId).changes;
+    }
+    return this.db
+      .prepare(
+        `DELETE FROM outbox WHERE space_id = ? AND kind = 'insert_files' AND local_key = ?
+           AND state != 'sending'`,
+      )
+      .run(spaceId, target.filePath).changes;
   }
 
   /**
