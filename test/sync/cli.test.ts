@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ChangeRequestStatus } from '@gitbook/api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/server/auth/token-hash';
 import { startTestServer, type TestServer } from '../support/start-test-server';
@@ -253,6 +262,33 @@ describe('quire CLI against a real server', { timeout: 120_000 }, () => {
     rmSync(folder, { recursive: true });
     expectOneLineFailure(await quire(['sync', '--once']), 1, /mirror folder .* is missing/);
     expect(existsSync(folder)).toBe(false);
+  });
+
+  it('subject names new working change requests, survives a new login, and --reset undoes it', async () => {
+    expectOneLineFailure(await quire(['subject', 'x']), 1, /not logged in/);
+    expect((await login()).code).toBe(0);
+    const shown = await quire(['subject']);
+    expect(shown.stdout).toMatch(/^Edits from .+ \(the default\)\n$/);
+    expectOneLineFailure(await quire(['subject', 'x'.repeat(101)]), 2, /1 to 100 characters/);
+    expectOneLineFailure(await quire(['subject', 'a', '--reset']), 2, /not both/);
+
+    const set = await quire(['subject', '  Docs from the laptop ']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/titled "Docs from the laptop"/);
+    expect((await login()).code).toBe(0);
+    expect((await quire(['subject'])).stdout).toBe('Docs from the laptop\n');
+
+    expect((await quire(['sync', '--once'])).code).toBe(0);
+    writeFileSync(join(folder, 'Acme', 'Handbook', 'README.md'), '# Welcome\n\nEdited.\n');
+    expect((await quire(['sync', '--once'])).code).toBe(0);
+    const { data } = await server.client(TOKEN).spaces.listChangeRequestsForSpace('s-handbook', {
+      status: ChangeRequestStatus.Draft,
+    });
+    const subjects = (data.items as { subject?: string }[]).map((cr) => cr.subject);
+    expect(subjects).toContain('Docs from the laptop');
+
+    expect((await quire(['subject', '--reset'])).code).toBe(0);
+    expect((await quire(['subject'])).stdout).toMatch(/\(the default\)/);
   });
 
   it('commands after logout need a new login; status still works from the cache', async () => {

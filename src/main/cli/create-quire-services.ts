@@ -106,6 +106,9 @@ class CliEngine implements QuireEngine {
             push: {
               remote: new WorkspaceOutboxRemote(options.remote),
               deviceName: hostname(),
+              ...(options.config.changeRequestSubject !== undefined
+                ? { subject: options.config.changeRequestSubject }
+                : {}),
               // Watching, the watcher backs off; a run must not sit in the drainer's waits.
               ...(options.watching ? { maxOfflineWaits: 0 } : {}),
             },

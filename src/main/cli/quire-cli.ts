@@ -1,4 +1,5 @@
 import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -67,6 +68,9 @@ Commands:
                           let the next sync push deletions of more than half of a space's pages
   conflicts [--json]      pages edited on both sides that could not be merged (the local file
                           was kept), and edits that won over a deletion
+  subject [<text> | --reset]
+                          show or set the subject of new working change requests (default
+                          "Edits from <this computer>"); the open one keeps its own
   resolve <id> --mine | --theirs | --merged <file>
                           settle a conflict: keep the local file and push it (mine), take the
                           server's version (theirs), or use <file> and push it (merged)
@@ -118,6 +122,7 @@ const OPTIONS = {
   mine: { type: 'boolean' },
   theirs: { type: 'boolean' },
   merged: { type: 'string' },
+  reset: { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -137,6 +142,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   'confirm-deletes': [],
   conflicts: ['json'],
   resolve: ['mine', 'theirs', 'merged'],
+  subject: ['reset'],
   help: [],
 };
 
@@ -221,6 +227,8 @@ export async function runQuireCli(
         return await conflicts(run, values, args);
       case 'resolve':
         return await resolve(run, values, args);
+      case 'subject':
+        return await subject(run, values, args);
       default:
         throw new CliError(`unknown command ${quote(command)}`, EXIT_USAGE);
     }
@@ -323,6 +331,10 @@ async function login(run: Run, values: Values, args: string[]): Promise<number> 
   await ensureQuireHome(run.home);
   await run.services.secrets.set(serverTokenKey(server.origin), token);
   const config: QuireConfig = {
+    // A subject chosen with `quire subject` survives logging in again.
+    ...(previous?.changeRequestSubject !== undefined
+      ? { changeRequestSubject: previous.changeRequestSubject }
+      : {}),
     server: server.origin,
     folder,
     user: {
@@ -395,6 +407,41 @@ async function logout(run: Run, args: string[]): Promise<number> {
   await run.services.secrets.delete(serverTokenKey(config.server));
   // The configuration and cache stay: pending local edits live there, and `quire status` still works.
   run.out(`Logged out of ${config.server}. The mirror folder ${config.folder} is left as it is.`);
+  return EXIT_OK;
+}
+
+/** The API's limit for a change request subject. */
+const MAX_SUBJECT_LENGTH = 100;
+
+async function subject(run: Run, values: Values, args: string[]): Promise<number> {
+  const config = await readQuireConfig(run.home);
+  if (config === undefined) throw new CliError('not logged in (run `quire login` first)');
+  if (args.length > 1) throw new CliError('subject takes one argument (quote it)', EXIT_USAGE);
+  const [text] = args;
+  if (text === undefined && !values.reset) {
+    run.out(config.changeRequestSubject ?? `Edits from ${hostname()} (the default)`);
+    return EXIT_OK;
+  }
+  if (text !== undefined && values.reset) {
+    throw new CliError('give a subject or --reset, not both', EXIT_USAGE);
+  }
+  const { changeRequestSubject: _old, ...rest } = config;
+  if (text === undefined) {
+    await writeQuireConfig(run.home, rest);
+    run.out(`New working change requests will be titled "Edits from ${hostname()}".`);
+    return EXIT_OK;
+  }
+  const trimmed = text.trim();
+  if (trimmed === '' || /[\r\n]/.test(trimmed) || trimmed.length > MAX_SUBJECT_LENGTH) {
+    throw new CliError(
+      `a subject is one line of 1 to ${MAX_SUBJECT_LENGTH} characters`,
+      EXIT_USAGE,
+    );
+  }
+  await writeQuireConfig(run.home, { ...rest, changeRequestSubject: trimmed });
+  run.out(
+    `New working change requests will be titled "${trimmed}". One already open keeps its subject (rename it on the server if you like: Quire keeps using it).`,
+  );
   return EXIT_OK;
 }
 

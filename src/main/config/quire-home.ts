@@ -28,6 +28,8 @@ export interface QuireConfig {
   readonly user: { readonly id: string; readonly displayName: string; readonly email?: string };
   /** Absolute path of the mirror folder. */
   readonly folder: string;
+  /** Subject of new working change requests (`quire subject`); default "Edits from <host>". */
+  readonly changeRequestSubject?: string;
 }
 
 export class QuireConfigError extends Error {
@@ -94,6 +96,9 @@ export async function writeQuireConfig(home: QuireHome, config: QuireConfig): Pr
       ...(config.user.email === undefined ? {} : { email: config.user.email }),
     },
     folder: config.folder,
+    ...(config.changeRequestSubject === undefined
+      ? {}
+      : { changeRequestSubject: config.changeRequestSubject }),
   };
   await writeFileAtomic(home.configFile, `${JSON.stringify(body, null, 2)}\n`, CONFIG_MODE);
 }
@@ -112,7 +117,8 @@ export function parseQuireConfig(text: string, file: string): QuireConfig {
     typeof config.folder !== 'string' ||
     typeof user?.id !== 'string' ||
     typeof user.displayName !== 'string' ||
-    (user.email !== undefined && typeof user.email !== 'string')
+    (user.email !== undefined && typeof user.email !== 'string') ||
+    (config.changeRequestSubject !== undefined && typeof config.changeRequestSubject !== 'string')
   ) {
     throw new QuireConfigError(`${file} is not a Quire configuration`);
   }
@@ -124,6 +130,9 @@ export function parseQuireConfig(text: string, file: string): QuireConfig {
       displayName: user.displayName,
       ...(user.email === undefined ? {} : { email: user.email }),
     },
+    ...(config.changeRequestSubject === undefined
+      ? {}
+      : { changeRequestSubject: config.changeRequestSubject }),
   };
 }
 

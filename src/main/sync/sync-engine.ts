@@ -80,6 +80,8 @@ export interface SyncPushOptions {
   remote: OutboxRemote;
   /** Names the working change requests "Edits from <deviceName>" (default os.hostname()). */
   deviceName?: string;
+  /** The subject of new working change requests instead ("Edits from <deviceName>"). */
+  subject?: string;
   /** Extra ignore patterns for the space folders (see createIgnoreRules). */
   ignorePatterns?: readonly string[];
   /** Waits for an unreachable server before a drain gives up (default 2; edits stay queued). */
@@ -307,6 +309,7 @@ export class SyncEngine {
     });
     if (options.push !== undefined) {
       const outbox = this.outbox;
+      const subject = options.push.subject;
       const drainer = new OutboxDrainer({
         db: options.cache,
         outbox,
@@ -315,6 +318,7 @@ export class SyncEngine {
         clock: options.clock,
         maxOfflineWaits: options.push.maxOfflineWaits ?? 2,
         expectedBase: (spaceId) => this.spaces.getSpace(spaceId)?.syncedRevision,
+        ...(subject !== undefined ? { subject: () => subject } : {}),
         ...(options.push.offlineBaseDelayMs !== undefined
           ? { offlineBaseDelayMs: options.push.offlineBaseDelayMs }
           : {}),
