@@ -55,22 +55,7 @@ export class FileIndex {
   /** Replaces a space's whole index (inside the space's final transaction). */
   replaceSpace(spaceId: string, entries: readonly FileIndexEntry[]): void {
     this.db.prepare('DELETE FROM file_index WHERE space_id = ?').run(spaceId);
-    const insert = this.db.prepare(
-      `INSERT INTO file_index (space_id, path, kind, page_id, file_id, content_hash, size, mtime_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const entry of entries) {
-      insert.run(
-        spaceId,
-        entry.path,
-        entry.kind,
-        entry.pageId,
-        entry.fileId,
-        entry.contentHash,
-        entry.size,
-        entry.mtimeMs,
-      );
-    }
+    for (const entry of entries) this.insert(spaceId, entry);
   }
 
   /** Records one entry (a resolved conflict), replacing whatever was at its path or page. */
@@ -81,6 +66,11 @@ export class FileIndex {
         .prepare('DELETE FROM file_index WHERE space_id = ? AND page_id = ?')
         .run(spaceId, entry.pageId);
     }
+    this.insert(spaceId, entry);
+  }
+
+  /** One row; the database prepares its SQL once (see openCacheDatabase). */
+  private insert(spaceId: string, entry: FileIndexEntry): void {
     this.db
       .prepare(
         `INSERT INTO file_index (space_id, path, kind, page_id, file_id, content_hash, size, mtime_ms)

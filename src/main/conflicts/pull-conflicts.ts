@@ -277,18 +277,19 @@ export class PullConflicts {
       if (recorded.has(open.path) || this.untouched.has(open.path)) continue;
       store.resolve(open.id, 'auto', now);
     }
+    // Read once: each drop below only changes its own page's rows.
+    const waiting = this.dropPages.length > 0 ? outbox.pending(spaceId) : [];
+    const refused = this.dropPages.length > 0 ? outbox.failed(spaceId) : [];
     for (const drop of this.dropPages) {
       const edited = localEdits.some(
         (edit) => edit.path === drop.path && edit.contentHash !== null,
       );
-      const queued = outbox.pending(spaceId).some((item) => item.pageId === drop.pageId);
-      const failed = outbox.failed(spaceId).some((item) => item.pageId === drop.pageId);
-      const deleteWaiting = outbox
-        .pending(spaceId)
-        .some(
-          (item) =>
-            item.pageId === drop.pageId && item.kind === 'delete_page' && item.state === 'pending',
-        );
+      const queued = waiting.some((item) => item.pageId === drop.pageId);
+      const failed = refused.some((item) => item.pageId === drop.pageId);
+      const deleteWaiting = waiting.some(
+        (item) =>
+          item.pageId === drop.pageId && item.kind === 'delete_page' && item.state === 'pending',
+      );
       const deletion = localEdits.find(
         (edit) =>
           edit.path === drop.path && edit.contentHash === null && edit.pageId === drop.pageId,

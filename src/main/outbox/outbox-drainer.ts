@@ -268,7 +268,7 @@ export class OutboxDrainer {
     const row = this.working.get(spaceId);
     if (row?.changeRequestId == null || INACTIVE.has(row.status ?? 'draft')) return 'skipped';
     if (this.client.updateChangeRequestFromMain === undefined) return 'skipped';
-    if (this.outbox.pending(spaceId).length > 0) return 'skipped';
+    if (this.outbox.unsent(spaceId) > 0) return 'skipped';
     try {
       return await this.client.updateChangeRequestFromMain(spaceId, row.changeRequestId);
     } catch (error) {

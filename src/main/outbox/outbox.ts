@@ -108,6 +108,14 @@ export class Outbox {
     ).map(itemOf);
   }
 
+  /** Changes of a space still to be sent or answered (waiting or being sent; not failed). */
+  unsent(spaceId: string): number {
+    const row = this.db
+      .prepare("SELECT count(*) AS n FROM outbox WHERE space_id = ? AND state != 'failed'")
+      .get(spaceId) as { n: number };
+    return row.n;
+  }
+
   /** Unacknowledged changes (waiting, being sent or failed), of one space or of all. */
   count(spaceId?: string): number {
     const row = (

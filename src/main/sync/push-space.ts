@@ -112,8 +112,8 @@ export class SpacePusher {
     // New pages queued but not acknowledged yet are pages to the classifier too (see
     // queuedPageId), so editing, moving or deleting them, or deleting their parent, before the
     // insert is sent updates or re-places the queued insert instead of being refused or lost.
-    const localEdits = withQueuedPageIds(edits.list(space.id));
-    const classView = viewWithQueuedPages(view, localEdits);
+    const editRows = withQueuedPageIds(edits.list(space.id));
+    const classView = viewWithQueuedPages(view, editRows);
     const scan = withoutHeld(
       await scanSpaceFolder({
         spaceRoot,
@@ -128,7 +128,7 @@ export class SpacePusher {
     let pages = withPushedPages(
       this.deps.content.loadRevision(space.id)?.pages ?? [],
       classView,
-      localEdits,
+      editRows,
     );
     // Changes are placed (`into`, `at`, which pages a deletion takes along) in the working change
     // request, whose tree the rebuild above only approximates: pages moved by the server's side of
@@ -138,12 +138,11 @@ export class SpacePusher {
     const somethingChanged =
       scan.status === 'scanned' &&
       scan.changed.length + scan.added.length + scan.deleted.length > 0;
-    const unsent = outbox.count(space.id) - outbox.failed(space.id).length;
     if (
       somethingChanged &&
       options.drain !== false &&
       !options.signal?.aborted &&
-      unsent === 0 &&
+      outbox.unsent(space.id) === 0 &&
       outbox.created(space.id).length === 0
     ) {
       const working = await this.deps.drainer.workingChangeRequestPages(space.id);

@@ -471,8 +471,9 @@ export class SyncEngine {
     return this.signal?.aborted === true;
   }
 
-  private async pushAll(): Promise<SyncReport> {
-    const report: SyncReport = {
+  /** A run's report before anything happened. */
+  private newRunReport(): SyncReport {
+    return {
       startedAt: this.now(),
       finishedAt: '',
       spaces: [],
@@ -480,6 +481,10 @@ export class SyncEngine {
       filesWritten: 0,
       filesRemoved: 0,
     };
+  }
+
+  private async pushAll(): Promise<SyncReport> {
+    const report = this.newRunReport();
     if (this.pusher !== undefined) {
       try {
         await this.assertFolderExists();
@@ -559,14 +564,7 @@ export class SyncEngine {
   }
 
   private async runOnce(): Promise<SyncReport> {
-    const report: SyncReport = {
-      startedAt: this.now(),
-      finishedAt: '',
-      spaces: [],
-      errors: [],
-      filesWritten: 0,
-      filesRemoved: 0,
-    };
+    const report = this.newRunReport();
     if (this.stopRequested()) {
       report.finishedAt = this.now();
       return report;
@@ -1341,6 +1339,9 @@ export class SyncEngine {
       layout.filter((entry) => entry.pageId !== undefined).map((e) => [e.pageId!, e] as const),
     );
     let open: Promise<boolean> | undefined;
+    let queued: Set<string | null> | undefined;
+    const queuedPages = () =>
+      (queued ??= new Set(this.outbox.pending(spaceId).map((item) => item.pageId)));
     const workingOpen = () =>
       (open ??= this.drainer?.workingChangeRequestOpen(spaceId) ?? Promise.resolve(false));
     for (const edit of this.edits.list(spaceId)) {
@@ -1354,8 +1355,7 @@ export class SyncEngine {
       // working change request is merged is this where the server put the page (a parent
       // deleted with it lifted it out, say).
       if (this.index.get(spaceId, entry.path)?.pageId === edit.pageId) {
-        const queued = this.outbox.pending(spaceId).some((item) => item.pageId === edit.pageId);
-        if (queued || (await workingOpen())) continue;
+        if (queuedPages().has(edit.pageId) || (await workingOpen())) continue;
       }
       // A row at the page's path blocks the move, unless it is the page's own old path (deleted).
       const atTarget = this.edits.list(spaceId).find((e) => e.path === entry.path);
