@@ -86,6 +86,20 @@ describe('withPushedPages', () => {
     );
   });
 
+  it('puts a page pushed into a group’s folder in that group, not at the top level', () => {
+    // Synced: README.md, and the group "start" whose pages live in start/ (a group has no file).
+    const group: CachedPage = { id: 'start', type: 'group', title: 'Start', pages: [doc('quick')] };
+    const pages = [doc('home'), group];
+    const view = [
+      entry('README.md', 'home'),
+      entry('start/quick.md', 'quick'),
+      entry('start/e-page.md', 'e-page'),
+    ];
+    expect(shape(withPushedPages(pages, view, [edit('start/e-page.md', 'e-page')]))).toBe(
+      'home, start[quick, e-page]',
+    );
+  });
+
   it('returns the synced tree itself when nothing was pushed', () => {
     const pages = [doc('alpha'), doc('guides', [doc('setup')])];
     expect(withPushedPages(pages, [], [])).toBe(pages);

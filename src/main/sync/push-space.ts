@@ -90,12 +90,16 @@ export class SpacePusher {
    * `drain: false` only queues (a resolved conflict queues its file without any request).
    * `held`: files in an open conflict (path → the local hash recorded with it), left out.
    * `signal`: stops sending between requests (what is found is still queued, durably).
+   * `placeAgainstServer`: read the working change request's tree to place changes (default: when
+   * draining). A queue-only pass whose changes will be sent right after (the watcher's) sets it:
+   * positions computed against the rebuilt tree alone are refused where it is wrong.
    */
   async push(
     space: CachedSpace,
     spaceRoot: string,
     options: {
       drain?: boolean;
+      placeAgainstServer?: boolean;
       held?: ReadonlyMap<string, string | null>;
       signal?: AbortSignal;
     } = {},
@@ -140,7 +144,7 @@ export class SpacePusher {
       scan.changed.length + scan.added.length + scan.deleted.length > 0;
     if (
       somethingChanged &&
-      options.drain !== false &&
+      (options.placeAgainstServer ?? options.drain !== false) &&
       !options.signal?.aborted &&
       outbox.unsent(space.id) === 0 &&
       outbox.created(space.id).length === 0
@@ -478,9 +482,11 @@ export function withPushedPages(
   for (const entry of view) {
     if (entry.kind === 'page' && entry.pageId !== null) pageAt.set(entry.path, entry.pageId);
   }
+  const groupFolders = groupFoldersOf(pages, view);
   const ownerOf = (folder: string): Mutable | undefined => {
     for (let dir = folder; dir !== '.' && dir !== ''; dir = posix.dirname(dir)) {
-      const id = pageAt.get(`${dir}/${README_FILE}`) ?? pageAt.get(`${dir}.md`);
+      const id =
+        pageAt.get(`${dir}/${README_FILE}`) ?? pageAt.get(`${dir}.md`) ?? groupFolders.get(dir);
       const node = id === undefined ? undefined : byId.get(id);
       if (node !== undefined) return node;
     }
@@ -524,6 +530,40 @@ export function withPushedPages(
 }
 
 const README_FILE = 'README.md';
+
+/**
+ * Folder → the group whose children the pull put there. A group has no file of its own, so
+ * without this a page pushed into a group's folder would be counted at the top level, and every
+ * position computed among the top-level pages after it would be one too many.
+ */
+function groupFoldersOf(
+  pages: readonly CachedPage[],
+  view: readonly FileIndexEntry[],
+): Map<string, string> {
+  const pathOf = new Map<string, string>();
+  for (const entry of view) {
+    if (entry.kind === 'page' && entry.pageId !== null) pathOf.set(entry.pageId, entry.path);
+  }
+  const folders = new Map<string, string>();
+  const visit = (list: readonly CachedPage[]) => {
+    for (const page of list) {
+      if (page.type === 'group') {
+        for (const child of page.pages) {
+          const path = pathOf.get(child.id);
+          if (path === undefined) continue;
+          const folder =
+            posix.basename(path) === README_FILE
+              ? posix.dirname(posix.dirname(path))
+              : posix.dirname(path);
+          if (folder !== '.' && !folders.has(folder)) folders.set(folder, page.id);
+        }
+      }
+      visit(page.pages);
+    }
+  };
+  visit(pages);
+  return folders;
+}
 
 /**
  * The change request's tree with the cached pages' details (synced Markdown, fields) where it

@@ -493,7 +493,7 @@ export class SyncEngine {
           if (this.stopRequested()) break;
           // Queued first; sent only if the space has not moved on the server since the last
           // pull (see movedSincePull): otherwise the next syncOnce pulls, then sends it.
-          let spaceReport = await this.pushSpace(space, { drain: false });
+          let spaceReport = await this.pushSpace(space, { drain: false, placeAgainstServer: true });
           if (this.pendingChanges(space.id) > 0 && !this.stopRequested()) {
             if (await this.movedSincePull(space)) {
               spaceReport.mainMoved = true;
@@ -768,7 +768,7 @@ export class SyncEngine {
    */
   private async pushSpace(
     space: CachedSpace,
-    options: { drain?: boolean } = {},
+    options: { drain?: boolean; placeAgainstServer?: boolean } = {},
   ): Promise<SpaceSyncReport> {
     const report = emptyReport(space);
     try {
