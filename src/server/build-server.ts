@@ -20,6 +20,8 @@ import type { TypedApp } from './http/typed-app';
 import { registerResourceRoutes } from './resources/register-resource-routes';
 import { sweepDeletedSpaces } from './resources/spaces/space-trash';
 import type { ServerContext } from './server-context';
+import { CpuPool, defaultCpuPoolOptions } from './workers/cpu-pool';
+import { MarkdownJobs } from './workers/markdown-jobs';
 
 export interface BuildServerOptions {
   db: Db;
@@ -67,6 +69,9 @@ export function buildServer(options: BuildServerOptions): QuireServer {
     // The same request line Fastify's logger writes (called only once requests arrive).
     options.logger ? (line) => app.log.info(line, 'request') : undefined,
   );
+  const cpu = new CpuPool(
+    defaultCpuPoolOptions({ budgetMs: config.cpuJobBudgetMs, threads: config.cpuThreads }),
+  );
   const ctx: ServerContext = {
     db,
     clock,
@@ -74,6 +79,8 @@ export function buildServer(options: BuildServerOptions): QuireServer {
     access: new Access(db),
     urls: new Urls(config.publicUrl),
     fastReads,
+    cpu,
+    markdown: new MarkdownJobs(cpu),
   };
   const useFastReads = options.fastReads ?? true;
 
@@ -147,6 +154,9 @@ export function buildServer(options: BuildServerOptions): QuireServer {
   app.addHook('preClose', (done) => {
     fastReads.close();
     done();
+  });
+  app.addHook('onClose', async () => {
+    await cpu.close();
   });
 
   installErrorHandler(app);

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+import { DEFAULT_CPU_BUDGET_MS } from './workers/cpu-pool';
 /** Everything the server's behaviour depends on that an operator may change. */
 export interface ServerConfig {
   /** Absolute base URL used to build every `urls` field (no trailing slash). */
@@ -13,6 +15,10 @@ export interface ServerConfig {
   trashRetentionMs: number;
   /** How often the background sweep runs; 0 disables the timer (tests call sweep directly). */
   sweepIntervalMs: number;
+  /** Longest one CPU-heavy job (documents, links, PDF, import, search sections) may take. */
+  cpuJobBudgetMs: number;
+  /** Worker threads for CPU-heavy jobs. */
+  cpuThreads: number;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -26,6 +32,8 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     allowPrivateUrls: false,
     trashRetentionMs: 7 * DAY_MS,
     sweepIntervalMs: 60 * 60 * 1000,
+    cpuJobBudgetMs: DEFAULT_CPU_BUDGET_MS,
+    cpuThreads: Math.max(1, Math.min(4, availableParallelism())),
     ...overrides,
   };
 }

@@ -4,6 +4,8 @@ import type { Db } from './db/open-database';
 import type { Access } from './auth/access';
 import type { FastReads } from './http/fast-reads';
 import type { Urls } from './http/urls';
+import type { CpuPool } from './workers/cpu-pool';
+import type { MarkdownJobs } from './workers/markdown-jobs';
 
 /** What every resource module is built from; nothing global, so tests can build many servers. */
 export interface ServerContext {
@@ -14,4 +16,8 @@ export interface ServerContext {
   urls: Urls;
   /** Reads answered before Fastify's pipeline when they succeed (see FastReads). */
   fastReads: FastReads;
+  /** Worker threads for CPU-heavy jobs: nothing slow runs on the event loop. */
+  cpu: CpuPool;
+  /** Documents and links of Markdown bodies, computed on `cpu` and cached per body. */
+  markdown: MarkdownJobs;
 }

@@ -16,8 +16,11 @@ export interface PageSerializeOptions {
   format?: PageFormat | undefined;
   /** Loads a body by hash (only called when a format is asked for). */
   body(hash: string): string;
-  /** Builds the `document` block tree from Markdown (format=document). */
-  toDocument?(markdown: string): unknown;
+  /**
+   * The `document` block tree of a body by hash (format=document; `''` for a page without a
+   * body). Documents are converted before serialising starts, off the event loop.
+   */
+  document?(hash: string): unknown;
   /**
    * Whether child pages carry content too (default true, as a whole revision does). A single-page
    * read sets false: the page has its content, its children only their summaries.
@@ -123,7 +126,7 @@ function pageOf(page: StoredPage, walk: Walk, parentPath: string): ApiPage {
     // A page without a body is an empty page: it still carries the (empty) content asked for.
     const markdown = page.body ? walk.options.body(page.body) : '';
     if (format === 'markdown') result['markdown'] = markdown;
-    else if (walk.options.toDocument) result['document'] = walk.options.toDocument(markdown);
+    else if (walk.options.document) result['document'] = walk.options.document(page.body ?? '');
   }
   return result;
 }

@@ -7,7 +7,8 @@ import { errorResponses } from '../../http/common-schemas';
 import type { TypedApp } from '../../http/typed-app';
 import type { ServerContext } from '../../server-context';
 import { contentReaderFor } from '../content/content-reader';
-import { pdfPages, renderPdf } from './change-request-pdf';
+import { CpuJobError } from '../../workers/cpu-pool';
+import { pdfPages } from './change-request-pdf';
 import { ChangeRequestQueries } from './change-request-queries';
 import type { LoadChangeRequest } from './change-request-routes';
 import {
@@ -130,11 +131,17 @@ export function changeRequestPdfRoutes(
       };
       collect(pages);
       const bodies = reader.queries.bodies([...hashes]);
-      const bytes = await renderPdf({
-        title: row.subject || `Change request #${row.number}`,
-        subtitle: `Change request #${row.number} · revision ${revisionId}`,
-        pages: pdfPages(pages, (hash) => bodies.get(hash) ?? ''),
-      });
+      let bytes: Buffer;
+      try {
+        const rendered = await ctx.cpu.run('pdf', {
+          title: row.subject || `Change request #${row.number}`,
+          subtitle: `Change request #${row.number} · revision ${revisionId}`,
+          pages: pdfPages(pages, (hash) => bodies.get(hash) ?? ''),
+        });
+        bytes = Buffer.from(rendered.buffer, rendered.byteOffset, rendered.byteLength);
+      } catch (error) {
+        throw error instanceof CpuJobError ? error.toApiError('The PDF') : error;
+      }
       return reply
         .headers({
           'content-type': 'application/pdf',

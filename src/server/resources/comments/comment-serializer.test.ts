@@ -48,6 +48,7 @@ describe('serializeReactions', () => {
         ['u1', { id: 'u1', display_name: 'One', email: 'one@x.test', photo_url: null }],
       ]),
       reactions: new Map(),
+      document: () => ({ object: 'document', data: {}, nodes: [] }),
     };
     const groups = serializeReactions(
       [
@@ -66,8 +67,17 @@ describe('serializeReactions', () => {
 });
 
 describe('serializeBody', () => {
-  it('answers markdown or a JSON document', () => {
-    expect(serializeBody('Hi', 'markdown')).toEqual({ markdown: 'Hi' });
-    expect(serializeBody('Hi', 'document')).toMatchObject({ document: { object: 'document' } });
+  it('answers markdown, or the document converted beforehand', () => {
+    const document = { object: 'document' as const, data: {}, nodes: [] };
+    const ctx = (format: 'markdown' | 'document'): CommentSerializeContext => ({
+      urls: new Urls('http://x.test'),
+      caller: caller('u1', true),
+      format,
+      users: new Map(),
+      reactions: new Map(),
+      document: (markdown) => (markdown === 'Hi' ? document : { ...document, data: { x: 1 } }),
+    });
+    expect(serializeBody('Hi', ctx('markdown'))).toEqual({ markdown: 'Hi' });
+    expect(serializeBody('Hi', ctx('document'))).toEqual({ document });
   });
 });

@@ -1,4 +1,4 @@
-import { markdownToDocument } from '../../content/markdown-document';
+import type { JSONDocument } from '@gitbook/api';
 import type { Urls } from '../../http/urls';
 import { serializeUser, type UserRow } from '../users/user-serializer';
 import type { CommentRow, ReactionRow, ReplierRow, ReplyRow } from './comment-queries';
@@ -22,6 +22,8 @@ export interface CommentSerializeContext {
   users: Map<string, UserRow>;
   /** Reactions by target id, oldest first. */
   reactions: Map<string, ReactionRow[]>;
+  /** The document of a body (format=document), converted beforehand off the event loop. */
+  document(markdown: string): JSONDocument;
 }
 
 /**
@@ -45,8 +47,8 @@ function userOf(id: string, ctx: CommentSerializeContext) {
   return serializeUser(row, ctx.urls);
 }
 
-export function serializeBody(markdown: string, format: CommentFormat) {
-  return format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+export function serializeBody(markdown: string, ctx: CommentSerializeContext) {
+  return ctx.format === 'document' ? { document: ctx.document(markdown) } : { markdown };
 }
 
 /** Reactions grouped by emoji, each group in the order it was first used, users oldest first. */
@@ -87,7 +89,7 @@ export function serializeComment(view: CommentView, ctx: CommentSerializeContext
       count: replier.count,
       updatedAt: replier.last_at,
     })),
-    body: serializeBody(row.body, ctx.format),
+    body: serializeBody(row.body, ctx),
     target: {
       ...(row.node_id ? { node: { id: row.node_id } } : {}),
       ...(row.change_request_id ? { changeRequest: row.change_request_id } : {}),
@@ -116,7 +118,7 @@ export function serializeReply(row: ReplyRow, path: string, ctx: CommentSerializ
     postedAt: row.posted_at,
     ...(row.edited_at ? { editedAt: row.edited_at } : {}),
     reactions: serializeReactions(ctx.reactions.get(row.id) ?? [], ctx),
-    body: serializeBody(row.body, ctx.format),
+    body: serializeBody(row.body, ctx),
     urls: { location: ctx.urls.api(path) },
     permissions: permissionsFor(row.posted_by, ctx.caller),
   };

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { JSONDocument } from '@gitbook/api';
 import { atLeast, type Role } from '../../auth/roles';
 import { badRequest, forbidden, notFound } from '../../http/api-error';
 import { listEnvelope, type PageQuery } from '../../http/paginate';
@@ -90,7 +92,7 @@ export class CommentService {
 
   // --- comments ---------------------------------------------------------------------------------
 
-  list(userId: string, params: ScopeParams, query: ListInput) {
+  async list(userId: string, params: ScopeParams, query: ListInput) {
     const scope = this.scope(userId, params);
     const filter: CommentFilter = {
       order: query.order ?? 'desc',
@@ -99,15 +101,20 @@ export class CommentService {
       authors: query.authors,
     };
     const page = this.queries.listComments(scope.place, filter, query);
-    return listEnvelope(this.comments(scope, page.rows, query.format), page.next, page.count);
+    return listEnvelope(await this.comments(scope, page.rows, query.format), page.next, page.count);
   }
 
-  get(userId: string, params: ScopeParams, commentId: string, format?: CommentFormat) {
+  async get(userId: string, params: ScopeParams, commentId: string, format?: CommentFormat) {
     const scope = this.scope(userId, params);
     return this.comment(scope, this.findComment(scope, commentId), format);
   }
 
-  create(userId: string, params: ScopeParams, input: PostCommentInput, format?: CommentFormat) {
+  async create(
+    userId: string,
+    params: ScopeParams,
+    input: PostCommentInput,
+    format?: CommentFormat,
+  ) {
     const scope = this.scope(userId, params);
     this.requireComment(scope);
     const body = checkedBody(input.body);
@@ -127,7 +134,7 @@ export class CommentService {
     return this.comment(scope, this.findComment(scope, id), format);
   }
 
-  update(
+  async update(
     userId: string,
     params: ScopeParams,
     commentId: string,
@@ -160,7 +167,7 @@ export class CommentService {
 
   // --- replies ----------------------------------------------------------------------------------
 
-  listReplies(
+  async listReplies(
     userId: string,
     params: ScopeParams,
     commentId: string,
@@ -170,13 +177,13 @@ export class CommentService {
     const comment = this.findComment(scope, commentId);
     const page = this.queries.listReplies(comment.id, query);
     return listEnvelope(
-      this.replies(scope, comment, page.rows, query.format),
+      await this.replies(scope, comment, page.rows, query.format),
       page.next,
       page.count,
     );
   }
 
-  getReply(
+  async getReply(
     userId: string,
     params: ScopeParams,
     commentId: string,
@@ -188,7 +195,7 @@ export class CommentService {
     return this.reply(scope, comment, this.findReply(comment, replyId), format);
   }
 
-  createReply(
+  async createReply(
     userId: string,
     params: ScopeParams,
     commentId: string,
@@ -203,7 +210,7 @@ export class CommentService {
     return this.reply(scope, comment, this.findReply(comment, id), format);
   }
 
-  updateReply(
+  async updateReply(
     userId: string,
     params: ScopeParams,
     commentId: string,
@@ -313,12 +320,12 @@ export class CommentService {
     return this.ctx.clock.now().toISOString();
   }
 
-  private comment(scope: CommentScope, row: CommentRow, format: CommentFormat | undefined) {
-    return this.comments(scope, [row], format)[0]!;
+  private async comment(scope: CommentScope, row: CommentRow, format: CommentFormat | undefined) {
+    return (await this.comments(scope, [row], format))[0]!;
   }
 
   /** Serialises a page of comments with a fixed number of statements, whatever its size. */
-  private comments(scope: CommentScope, rows: readonly CommentRow[], format?: CommentFormat) {
+  private async comments(scope: CommentScope, rows: readonly CommentRow[], format?: CommentFormat) {
     const ids = rows.map((row) => row.id);
     const repliers = groupBy(this.queries.repliers(ids), (row) => row.comment_id);
     const reactions = groupBy(this.queries.reactions(ids), (row) => row.target_id);
@@ -329,7 +336,7 @@ export class CommentService {
     }
     for (const list of repliers.values()) for (const r of list) userIds.add(r.user_id);
     addReactionUsers(reactions, userIds);
-    const ctx = this.serializeContext(scope, format, reactions, userIds);
+    const ctx = await this.serializeContext(scope, format, reactions, userIds, rows);
     return rows.map((row) =>
       serializeComment(
         {
@@ -345,16 +352,16 @@ export class CommentService {
     );
   }
 
-  private reply(
+  private async reply(
     scope: CommentScope,
     comment: CommentRow,
     row: ReplyRow,
     format: CommentFormat | undefined,
   ) {
-    return this.replies(scope, comment, [row], format)[0]!;
+    return (await this.replies(scope, comment, [row], format))[0]!;
   }
 
-  private replies(
+  private async replies(
     scope: CommentScope,
     comment: CommentRow,
     rows: readonly ReplyRow[],
@@ -366,18 +373,26 @@ export class CommentService {
     );
     const userIds = new Set(rows.map((row) => row.posted_by));
     addReactionUsers(reactions, userIds);
-    const ctx = this.serializeContext(scope, format, reactions, userIds);
+    const ctx = await this.serializeContext(scope, format, reactions, userIds, rows);
     return rows.map((row) =>
       serializeReply(row, `${scope.path}/${comment.id}/replies/${row.id}`, ctx),
     );
   }
 
-  private serializeContext(
+  /** With `format=document`, every body is converted first, on the worker threads. */
+  private async serializeContext(
     scope: CommentScope,
     format: CommentFormat | undefined,
     reactions: Map<string, ReactionRow[]>,
     userIds: Set<string>,
-  ): CommentSerializeContext {
+    rows: readonly { id: string; body: string }[],
+  ): Promise<CommentSerializeContext> {
+    const documents =
+      format === 'document'
+        ? await this.ctx.markdown.commentDocuments(
+            rows.map((row) => ({ key: bodyKey(row.body), markdown: row.body, label: row.id })),
+          )
+        : new Map<string, JSONDocument>();
     return {
       urls: this.ctx.urls,
       caller: scope.caller,
@@ -385,8 +400,14 @@ export class CommentService {
       format: format ?? 'markdown',
       users: this.queries.users(userIds),
       reactions,
+      document: (markdown) => documents.get(bodyKey(markdown))!,
     };
   }
+}
+
+/** What a comment body's document is cached under: its content. */
+function bodyKey(markdown: string): string {
+  return createHash('sha256').update(markdown).digest('base64url');
 }
 
 function callerFor(userId: string, role: Role | null): CommentCaller {

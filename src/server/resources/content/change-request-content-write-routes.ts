@@ -18,6 +18,7 @@ import { callerOf } from '../../http/authenticate';
 import { errorResponses } from '../../http/common-schemas';
 import type { TypedApp } from '../../http/typed-app';
 import type { ServerContext } from '../../server-context';
+import { CpuJobError, type CpuPool } from '../../workers/cpu-pool';
 import { baseRevisionOf } from '../change-requests/change-request-merge';
 import {
   ChangeRequestQueries,
@@ -41,7 +42,6 @@ import {
   type FileInputBody,
   type ImportSource,
 } from '../change-requests/content-change-schema';
-import { htmlToMarkdown } from '../change-requests/html-to-markdown';
 import { imageDimensions } from '../change-requests/image-dimensions';
 import { readMarkdown } from '../change-requests/read-markdown';
 import { urlFetcherFor } from '../change-requests/url-fetcher';
@@ -212,7 +212,7 @@ export function changeRequestContentWriteRoutes(app: TypedApp, ctx: ServerContex
       if (fetched.status < 200 || fetched.status > 299) {
         throw badRequest(`body.url answered HTTP ${fetched.status}`);
       }
-      const page = importedPage(fetched, source as ImportSource);
+      const page = await importedPage(ctx.cpu, fetched, source as ImportSource);
 
       const { revision } = db.transaction(() => {
         const current = queries.find(row.space_id, row.id)!;
@@ -420,17 +420,26 @@ function decodeText(fetched: SafeFetchResult): string {
   return decoder.decode(fetched.body).replace(/^\uFEFF/, '');
 }
 
-/** The page an import makes: its Markdown and a title (heading or frontmatter, else the URL's). */
-function importedPage(
+/**
+ * The page an import makes: its Markdown and a title (heading or frontmatter, else the URL's).
+ * HTML is converted on the worker threads: 5 MB of hostile markup must not stall the server.
+ */
+async function importedPage(
+  cpu: CpuPool,
   fetched: SafeFetchResult,
   source: ImportSource,
-): { title: string; markdown: string } {
+): Promise<{ title: string; markdown: string }> {
   if (fetched.body.includes(0)) throw badRequest('body.url did not answer with text');
   const text = decodeText(fetched);
-  const markdown =
-    source === 'markdown'
-      ? text
-      : htmlToMarkdown(text, { baseUrl: fetched.url, mainContent: source === 'website' }).markdown;
+  let markdown = text;
+  if (source !== 'markdown') {
+    const options = { baseUrl: fetched.url, mainContent: source === 'website' };
+    try {
+      markdown = (await cpu.run('html-to-markdown', { html: text, options })).markdown;
+    } catch (error) {
+      throw error instanceof CpuJobError ? error.toApiError("The page's Markdown") : error;
+    }
+  }
   if (!markdown.trim()) throw badRequest('body.url answered with no text to import');
   let title: string | undefined;
   try {

@@ -82,13 +82,15 @@ export function contentReadRoutes<P extends TProperties>(
     path,
     { schema: schema({}, RevisionQuery, PreSerialized(RevisionSchema)) },
     async (request, reply) =>
-      reply.type(JSON_TYPE).send(reader.revisionBytes(resolve(request), request.query.format)),
+      reply
+        .type(JSON_TYPE)
+        .send(await reader.revisionBytes(resolve(request), request.query.format)),
   );
 
   app.get(
     `${path}/pages`,
     { schema: schema({}, PagesQuery, PreSerialized(PagesSchema)) },
-    async (request, reply) => reply.type(JSON_TYPE).send(reader.pagesBytes(resolve(request))),
+    async (request, reply) => reply.type(JSON_TYPE).send(await reader.pagesBytes(resolve(request))),
   );
 
   app.get(
@@ -96,7 +98,7 @@ export function contentReadRoutes<P extends TProperties>(
     { schema: schema(PageIdParams, PageQuery, PreSerialized(PageSchema)) },
     async (request, reply) => {
       const { pageId } = request.params;
-      const bytes = reader.pageByIdBytes(resolve(request), pageId, request.query.format);
+      const bytes = await reader.pageByIdBytes(resolve(request), pageId, request.query.format);
       return reply.type(JSON_TYPE).send(bytes);
     },
   );
@@ -113,7 +115,7 @@ export function contentReadRoutes<P extends TProperties>(
     `${path}/path/*`,
     { schema: schema(PagePathParams, PageQuery, PreSerialized(PageSchema)) },
     async (request, reply) => {
-      const bytes = reader.pageByPathBytes(
+      const bytes = await reader.pageByPathBytes(
         resolve(request),
         request.params['*'],
         request.query.format,

@@ -2,11 +2,6 @@ import type { JSONDocument } from '@gitbook/api';
 import { diffRevisionTrees } from '../../content/diff-revision-trees';
 import { FileUrlSigner } from '../../content/file-url-signer';
 import {
-  FrontmatterError,
-  markdownToDocument,
-  readPageMarkdown,
-} from '../../content/markdown-document';
-import {
   findPage,
   serializeFile,
   serializePage,
@@ -18,6 +13,7 @@ import type { RevisionTree, StoredFile, StoredPage } from '../../content/revisio
 import { notFound } from '../../http/api-error';
 import { listEnvelope, paginateArray, type PageQuery } from '../../http/paginate';
 import type { ServerContext } from '../../server-context';
+import type { MarkdownItem } from '../../workers/markdown-jobs';
 import { ChangeRequestQueries } from '../change-requests/change-request-queries';
 import { serializeChangeRequest } from '../change-requests/change-request-serializer';
 import { DEFAULT_CHANGES_LIMIT } from './content-schema';
@@ -49,21 +45,6 @@ function bodyHashes(pages: readonly StoredPage[], into = new Set<string>()): Set
     bodyHashes(page.pages, into);
   }
   return into;
-}
-
-/**
- * The published JSON document of a stored page. The frontmatter and the leading `# Title` are
- * page fields, not content; a body whose frontmatter cannot be read is converted whole rather
- * than failing the read.
- */
-export function pageDocument(markdown: string): JSONDocument {
-  let body = markdown;
-  try {
-    body = readPageMarkdown(markdown).body;
-  } catch (error) {
-    if (!(error instanceof FrontmatterError)) throw error;
-  }
-  return markdownToDocument(body);
 }
 
 /**
@@ -139,12 +120,12 @@ export class ContentReader {
   // --- responses --------------------------------------------------------------------------------
 
   /** The Revision resource; with a format every document page carries its content. */
-  revisionBytes(source: ContentSource, format: PageFormat | undefined): JsonBytes {
+  async revisionBytes(source: ContentSource, format: PageFormat | undefined): Promise<JsonBytes> {
     const mergedFrom = this.mergedFrom(source);
     // The change request of a merge revision can change later (comments, subject): its current
     // form is part of the key, so a cached revision never shows an old one.
     const key = this.key(source, 'revision', format ?? '', JSON.stringify(mergedFrom ?? null));
-    return this.cache.getBytes(key, () => {
+    return this.cache.getBytesAsync(key, async () => {
       const tree = this.tree(source);
       const view = {
         meta: source.revision,
@@ -153,14 +134,13 @@ export class ContentReader {
         ...(mergedFrom ? { mergedFrom } : {}),
       };
       if (format !== 'markdown') {
-        return toJsonBytes(
-          serializeRevision(view, this.pageOptions(source, format, tree.pages), this.signer),
-        );
+        const options = await this.pageOptions(source, format, tree.pages);
+        return toJsonBytes(serializeRevision(view, options, this.signer));
       }
       // Markdown is spliced in as SQLite quoted it: no escaping of megabytes in JavaScript.
       const { pages, ...fields } = serializeRevision(
         view,
-        this.pageOptions(source, undefined, []),
+        await this.pageOptions(source, undefined, []),
         this.signer,
       );
       const quoted = this.queries.quotedBodies([...bodyHashes(tree.pages)]);
@@ -169,13 +149,18 @@ export class ContentReader {
   }
 
   /** `{ pages }`: the page tree without content. */
-  pagesBytes(source: ContentSource): JsonBytes {
+  async pagesBytes(source: ContentSource): Promise<JsonBytes> {
+    const options = await this.pageOptions(source, undefined, []);
     return this.cache.get(this.key(source, 'pages'), () =>
-      serializePagesResponse(this.tree(source), this.pageOptions(source, undefined, [])),
+      serializePagesResponse(this.tree(source), options),
     );
   }
 
-  pageByIdBytes(source: ContentSource, pageId: string, format: PageFormat | undefined): JsonBytes {
+  pageByIdBytes(
+    source: ContentSource,
+    pageId: string,
+    format: PageFormat | undefined,
+  ): Promise<JsonBytes> {
     return this.pageBytes(
       source,
       format,
@@ -193,7 +178,7 @@ export class ContentReader {
     source: ContentSource,
     rawPath: string,
     format: PageFormat | undefined,
-  ): JsonBytes {
+  ): Promise<JsonBytes> {
     const path = rawPath.replace(/^\/+|\/+$/g, '');
     const match =
       path === ''
@@ -208,24 +193,26 @@ export class ContentReader {
     what: string,
     label: string,
     match: (page: StoredPage, path: string) => boolean,
-  ): JsonBytes {
+  ): Promise<JsonBytes> {
     const tree = this.tree(source);
     const found = findPage(tree.pages, match);
     if (!found) throw notFound(label);
-    return this.cache.get(this.key(source, 'page', what, format ?? ''), () =>
-      serializePage(
-        found.page,
-        this.pageOptions(source, format, [found.page], false),
-        found.parentPath,
-      ),
-    );
+    return this.cache.getBytesAsync(this.key(source, 'page', what, format ?? ''), async () => {
+      const options = await this.pageOptions(source, format, [found.page], false);
+      return toJsonBytes(serializePage(found.page, options, found.parentPath));
+    });
   }
 
   /** The JSON document of a document page (getPageDocumentInRevisionById). */
-  pageDocument(source: ContentSource, pageId: string): JSONDocument {
+  async pageDocument(source: ContentSource, pageId: string): Promise<JSONDocument> {
     const found = findPage(this.tree(source).pages, (page) => page.id === pageId);
     if (!found || found.page.type !== 'document') throw notFound(`Page ${pageId}`);
-    return pageDocument(found.page.body ? (this.queries.body(found.page.body) ?? '') : '');
+    const { page } = found;
+    const item = { key: page.body ?? '', label: `page ${page.id}` };
+    const documents = await this.ctx.markdown.pageDocuments([
+      { ...item, markdown: page.body ? (this.queries.body(page.body) ?? '') : '' },
+    ]);
+    return documents.get(item.key)!;
   }
 
   /** Files in the order they were added (then by id), paginated. */
@@ -303,20 +290,25 @@ export class ContentReader {
 
   /**
    * Page serialisation options; with a format, the bodies of `pages` (and, when `deep`, of their
-   * descendants, which then carry content too) are loaded up front in one statement.
+   * descendants, which then carry content too) are loaded up front in one statement, and for
+   * `document` converted on the worker threads before anything is serialised.
    */
-  private pageOptions(
+  private async pageOptions(
     source: ContentSource,
     format: PageFormat | undefined,
     pages: readonly StoredPage[],
     deep = true,
-  ): PageSerializeOptions {
+  ): Promise<PageSerializeOptions> {
     let bodies = new Map<string, string>();
+    let documents = new Map<string, JSONDocument>();
     if (format) {
       const hashes = deep
         ? bodyHashes(pages)
         : new Set(pages.flatMap((page) => (page.body ? [page.body] : [])));
       bodies = this.queries.bodies([...hashes]);
+    }
+    if (format === 'document') {
+      documents = await this.ctx.markdown.pageDocuments(documentItems(pages, bodies, deep));
     }
     return {
       urls: this.ctx.urls,
@@ -324,7 +316,8 @@ export class ContentReader {
       ...(source.changeRequest ? { changeRequestId: source.changeRequest } : {}),
       format,
       body: (hash) => bodies.get(hash) ?? '',
-      toDocument: pageDocument,
+      // Every body was converted above, keyed by hash; an empty page's document is `''`'s.
+      document: (hash) => documents.get(hash) ?? EMPTY_DOCUMENT,
       childContent: deep,
     };
   }
@@ -346,6 +339,28 @@ export class ContentReader {
       this.ctx.urls,
     );
   }
+}
+
+const EMPTY_DOCUMENT: JSONDocument = { object: 'document', data: {}, nodes: [] };
+
+/** What the worker threads convert for a `document` read: each body once, labelled by a page. */
+function documentItems(
+  pages: readonly StoredPage[],
+  bodies: ReadonlyMap<string, string>,
+  deep: boolean,
+): MarkdownItem[] {
+  const items = new Map<string, MarkdownItem>();
+  const visit = (list: readonly StoredPage[]) => {
+    for (const page of list) {
+      if (page.body && !items.has(page.body)) {
+        const markdown = bodies.get(page.body) ?? '';
+        items.set(page.body, { key: page.body, markdown, label: `page ${page.id}` });
+      }
+      if (deep) visit(page.pages);
+    }
+  };
+  visit(pages);
+  return [...items.values()];
 }
 
 function fileKey(file: StoredFile): string {

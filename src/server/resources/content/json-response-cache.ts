@@ -42,14 +42,28 @@ export class JsonResponseCache {
 
   /** Like `get`, for a `build` that serialises by itself. */
   getBytes(key: string, build: () => JsonBytes): JsonBytes {
+    return this.peek(key) ?? this.store(key, build());
+  }
+
+  /** Like `getBytes`, for a `build` that waits (for worker threads, say). */
+  async getBytesAsync(key: string, build: () => Promise<JsonBytes>): Promise<JsonBytes> {
+    return this.peek(key) ?? this.store(key, await build());
+  }
+
+  private peek(key: string): JsonBytes | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       // Re-insert: a Map iterates in insertion order, so the first key is the least recent.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit;
     }
-    const bytes = build();
+    return hit;
+  }
+
+  private store(key: string, bytes: JsonBytes): JsonBytes {
+    // Two requests may build the same key at once; the first one stored is kept.
+    const stored = this.entries.get(key);
+    if (stored) return stored;
     if (bytes.length <= this.maxEntryBytes) {
       this.entries.set(key, bytes);
       this.size += bytes.length;

@@ -30,12 +30,12 @@ export function linkRoutes(app: TypedApp, ctx: ServerContext): void {
   const changeRequests = new ChangeRequestQueries(ctx.db);
 
   /** The change request `{CR}` of a space the caller may read, with its revision's links. */
-  const changeRequestLinks = (userId: string, spaceId: string, ref: string) => {
+  const changeRequestLinks = async (userId: string, spaceId: string, ref: string) => {
     const { organizationId } = ctx.access.requireSpace(userId, spaceId, 'read');
     const changeRequest = changeRequests.find(spaceId, ref);
     if (!changeRequest) throw notFound(`Change request ${ref}`);
     const scope: ReferenceScope = { organizationId, spaceId, changeRequestId: changeRequest.id };
-    return { changeRequest, scope, revision: links.ofRevision(changeRequest.revision_id) };
+    return { changeRequest, scope, revision: await links.ofRevision(changeRequest.revision_id) };
   };
 
   app.get(
@@ -51,7 +51,7 @@ export function linkRoutes(app: TypedApp, ctx: ServerContext): void {
       const { spaceId } = request.params;
       const { status } = request.query;
       const { organizationId } = ctx.access.requireSpace(callerOf(request).userId, spaceId, 'read');
-      const all = links.ofRevision(links.liveRevision(spaceId)).links;
+      const all = (await links.ofRevision(links.liveRevision(spaceId))).links;
       const filtered = status ? all.filter((link) => link.status === status) : all;
       const page = paginateArray(
         filtered,
@@ -66,7 +66,7 @@ export function linkRoutes(app: TypedApp, ctx: ServerContext): void {
           page.next,
           page.count,
         ),
-        stats: linkStats(all, links.brokenInChangeRequests(spaceId)),
+        stats: linkStats(all, await links.brokenInChangeRequests(spaceId)),
       };
     },
   );
@@ -84,7 +84,7 @@ export function linkRoutes(app: TypedApp, ctx: ServerContext): void {
     },
     async (request) => {
       const { spaceId, changeRequestId, pageId } = request.params;
-      const { changeRequest, scope, revision } = changeRequestLinks(
+      const { changeRequest, scope, revision } = await changeRequestLinks(
         callerOf(request).userId,
         spaceId,
         changeRequestId,
@@ -121,7 +121,7 @@ export function linkRoutes(app: TypedApp, ctx: ServerContext): void {
     },
     async (request) => {
       const { spaceId, changeRequestId, fileId } = request.params;
-      const { changeRequest, scope, revision } = changeRequestLinks(
+      const { changeRequest, scope, revision } = await changeRequestLinks(
         callerOf(request).userId,
         spaceId,
         changeRequestId,

@@ -4,6 +4,8 @@ import type { StoredPage } from '../../content/revision-tree';
 import { openDatabase, type Db } from '../../db/open-database';
 import { Urls } from '../../http/urls';
 import type { ServerContext } from '../../server-context';
+import { CpuPool, defaultCpuPoolOptions } from '../../workers/cpu-pool';
+import { MarkdownJobs } from '../../workers/markdown-jobs';
 import { LinkService } from './link-service';
 import { BoundedCache } from './bounded-cache';
 
@@ -31,7 +33,7 @@ function page(id: string, body: string): StoredPage {
 }
 
 describe('LinkService', () => {
-  it('computes a revision once and parses a shared body once', () => {
+  it('computes a revision once and parses a shared body once, on a worker thread', async () => {
     const store = new RevisionStore(db);
     const a = store.putBody('[b](/pages/b) [out](https://example.com)');
     const b = store.putBody('[gone](/pages/zz)');
@@ -43,22 +45,33 @@ describe('LinkService', () => {
       AT,
     );
     const second = store.create('s', { pages: [page('a', a)], files: [] }, [first], 'edits', AT);
-    const ctx = { db, urls: new Urls('http://quire.test') } as unknown as ServerContext;
+    const cpu = new CpuPool(defaultCpuPoolOptions());
+    const parsed: string[] = [];
+    const run = cpu.run.bind(cpu);
+    cpu.run = (kind, input) => {
+      if (kind === 'links') parsed.push(...(input as { bodies: string[] }).bodies);
+      return run(kind, input);
+    };
+    const markdown = new MarkdownJobs(cpu);
+    const ctx = { db, urls: new Urls('http://quire.test'), cpu, markdown } as ServerContext;
     const service = new LinkService(ctx);
 
-    const links = service.ofRevision(first);
+    const links = await service.ofRevision(first);
     expect(links.links.map((link) => [link.key, link.status])).toEqual([
       ['page:b', 'ok'],
       ['page:zz', 'broken'],
       ['url:https://example.com', 'ok'],
     ]);
     expect(links.brokenCount).toBe(1);
-    expect(service.ofRevision(first)).toBe(links);
+    expect(await service.ofRevision(first)).toBe(links);
     // The page b is gone in the second revision: the same body now links to a missing page.
-    expect(service.ofRevision(second).links.map((link) => [link.key, link.status])).toEqual([
+    const later = await service.ofRevision(second);
+    expect(later.links.map((link) => [link.key, link.status])).toEqual([
       ['page:b', 'broken'],
       ['url:https://example.com', 'ok'],
     ]);
+    expect(parsed).toHaveLength(2);
+    await cpu.close();
   });
 });
 

@@ -1,4 +1,3 @@
-import { extractLinks, type ExtractedLink } from '../../content/markdown-links';
 import { RevisionStore } from '../../content/revision-store';
 import type { RevisionTree, StoredPage } from '../../content/revision-tree';
 import { notFound } from '../../http/api-error';
@@ -9,8 +8,6 @@ import { resolveRevisionLinks, type RevisionLink } from './revision-links';
 
 /** Resolved link lists kept per revision (a revision's links never change). */
 const REVISION_CACHE_ENTRIES = 64;
-/** Parsed links per body hash: a new revision usually shares most of its bodies with the last. */
-const BODY_CACHE_ENTRIES = 5000;
 
 export interface LinkStats {
   total: number;
@@ -25,7 +22,6 @@ export class LinkService {
   private readonly queries: LinkQueries;
   private readonly revisions: RevisionStore;
   private readonly byRevision = new BoundedCache<RevisionLinks>(REVISION_CACHE_ENTRIES);
-  private readonly byBody = new BoundedCache<readonly ExtractedLink[]>(BODY_CACHE_ENTRIES);
 
   constructor(private readonly ctx: ServerContext) {
     this.queries = new LinkQueries(ctx.db);
@@ -38,31 +34,40 @@ export class LinkService {
     return revision;
   }
 
-  /** The links of a revision (404 when it is missing, which only a corrupt database allows). */
-  ofRevision(revisionId: string): RevisionLinks {
+  /**
+   * The links of a revision (404 when it is missing, which only a corrupt database allows). The
+   * bodies are parsed on the worker threads (and kept per body); only resolving happens here.
+   */
+  async ofRevision(revisionId: string): Promise<RevisionLinks> {
     // The in-app status depends on the server's public origin, which a test server learns late.
     const origin = this.ctx.urls.root;
-    return this.byRevision.get(`${revisionId} ${origin}`, () => {
-      const tree = this.revisions.tree(revisionId);
-      if (!tree) throw notFound(`Revision ${revisionId}`);
-      const bodies = this.queries.bodies(bodyHashes(tree.pages));
-      const links = resolveRevisionLinks(tree, {
-        serverOrigin: origin,
-        body: (hash) => bodies.get(hash),
-        linksOf: (hash, markdown) => this.byBody.get(hash, () => extractLinks(markdown)),
-      });
-      return new RevisionLinks(tree, links);
+    const key = `${revisionId} ${origin}`;
+    const cached = this.byRevision.peek(key);
+    if (cached) return cached;
+    const tree = this.revisions.tree(revisionId);
+    if (!tree) throw notFound(`Revision ${revisionId}`);
+    const bodies = this.queries.bodies(bodyHashes(tree.pages));
+    const parsed = await this.ctx.markdown.links(
+      [...bodies].map(([hash, markdown]) => ({ key: hash, markdown, label: `a page's body` })),
+    );
+    const links = resolveRevisionLinks(tree, {
+      serverOrigin: origin,
+      body: (hash) => bodies.get(hash),
+      linksOf: (hash) => parsed.get(hash) ?? [],
     });
+    const revisionLinks = new RevisionLinks(tree, links);
+    this.byRevision.set(key, revisionLinks);
+    return revisionLinks;
   }
 
   /**
    * Broken links in change requests: for each draft or open change request of the space, the
    * broken targets of its current revision, summed.
    */
-  brokenInChangeRequests(spaceId: string): number {
+  async brokenInChangeRequests(spaceId: string): Promise<number> {
     let total = 0;
     for (const revisionId of this.queries.activeChangeRequestRevisions(spaceId)) {
-      total += this.ofRevision(revisionId).brokenCount;
+      total += (await this.ofRevision(revisionId)).brokenCount;
     }
     return total;
   }

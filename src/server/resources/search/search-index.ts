@@ -3,7 +3,8 @@ import { walkPages, type RevisionTree, type StoredPage } from '../../content/rev
 import type { Db } from '../../db/open-database';
 import { badRequest } from '../../http/api-error';
 import { BoundedCache } from '../links/bounded-cache';
-import { splitPageSections } from './page-sections';
+import { CpuJobError, type CpuPool } from '../../workers/cpu-pool';
+import type { PageSection } from './page-sections';
 
 /** A space to search, with the revision its content is read from (the live one). */
 export interface IndexedSpace {
@@ -43,6 +44,9 @@ function indexablePages(tree: RevisionTree | undefined): Map<string, IndexablePa
   return pages;
 }
 
+/** Pages are split into sections in jobs of about this much Markdown. */
+const SECTION_JOB_CHARS = 512 * 1024;
+
 /** Title matches count this many times more than body matches. */
 const TITLE_WEIGHT = 10;
 /** Sections read per search, best first; enough for any page of results a person reads. */
@@ -71,8 +75,12 @@ export class SearchIndex {
   private readonly searchStmt;
   private readonly revisions: RevisionStore;
   private readonly pageInfo = new BoundedCache<Map<string, PageInfo>>(64);
+  private readonly running = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly cpu: CpuPool,
+  ) {
     this.revisions = new RevisionStore(db);
     this.stateStmt = db.prepare<[string], { revision_id: string }>(
       'SELECT revision_id FROM search_index_state WHERE space_id = ?',
@@ -105,60 +113,96 @@ export class SearchIndex {
   }
 
   /** Reindexes each space whose live revision is not the one its rows were built from. */
-  refresh(spaces: readonly IndexedSpace[]): void {
+  async refresh(spaces: readonly IndexedSpace[]): Promise<void> {
     for (const space of spaces) {
-      if (this.stateStmt.get(space.id)?.revision_id !== space.revision_id) this.reindex(space);
+      if (this.stateStmt.get(space.id)?.revision_id !== space.revision_id) {
+        await this.reindex(space);
+      }
     }
   }
 
+  /** One reindex of a space at a time: concurrent searches wait for the same one. */
+  reindex(space: IndexedSpace): Promise<void> {
+    const running = this.running.get(space.id);
+    if (running) return running.then(() => this.refresh([space]));
+    const job = this.reindexNow(space).finally(() => this.running.delete(space.id));
+    this.running.set(space.id, job);
+    return job;
+  }
+
   /**
-   * Brings a space's rows to its revision in one transaction, so a search never sees half an
-   * index. Only pages whose body, title or path changed since the indexed revision are rebuilt:
-   * an edit to one page of a large space must not re-read all of them.
+   * Brings a space's rows to its revision. Only pages whose body, title or path changed since
+   * the indexed revision are rebuilt: an edit to one page of a large space must not re-read all
+   * of them. Sections are split on the worker threads; the rows are then replaced in one
+   * transaction, so a search never sees half an index.
    */
-  reindex(space: IndexedSpace): void {
+  private async reindexNow(space: IndexedSpace): Promise<void> {
+    const indexed = this.stateStmt.get(space.id)?.revision_id;
+    if (indexed === space.revision_id) return;
     const next = indexablePages(this.revisions.tree(space.revision_id));
+    const previousTree = indexed === undefined ? undefined : this.revisions.tree(indexed);
+    const previous = previousTree === undefined ? undefined : indexablePages(previousTree);
+    const unchanged = (pageId: string) =>
+      previous !== undefined &&
+      next.has(pageId) &&
+      previous.get(pageId)?.signature === next.get(pageId)?.signature;
+    const changed = [...next.values()].filter((entry) => !unchanged(entry.page.id));
+    const sections = await this.sections(changed);
+
     this.db.transaction(() => {
-      // Checked again inside the transaction: another request may have just done it.
-      const indexed = this.stateStmt.get(space.id)?.revision_id;
-      if (indexed === space.revision_id) return;
-      const previousTree = indexed === undefined ? undefined : this.revisions.tree(indexed);
-      let changed: IndexablePage[];
-      if (previousTree === undefined) {
-        this.deleteStmt.run(space.id);
-        changed = [...next.values()];
-      } else {
-        const previous = indexablePages(previousTree);
-        const unchanged = (pageId: string) =>
-          next.has(pageId) && previous.get(pageId)?.signature === next.get(pageId)?.signature;
+      // Another process may have indexed the space meanwhile: then its rows stand.
+      if (this.stateStmt.get(space.id)?.revision_id !== indexed) return;
+      if (previous === undefined) this.deleteStmt.run(space.id);
+      else {
         for (const row of this.rowsStmt.all(space.id)) {
           if (!unchanged(row.page_id)) this.deleteRowStmt.run(row.rowid);
         }
-        changed = [...next.values()].filter((entry) => !unchanged(entry.page.id));
       }
-      this.insertPages(space.id, changed);
+      changed.forEach(({ page, path }, i) => {
+        for (const section of sections[i] ?? []) {
+          this.insertStmt.run(
+            section.title,
+            section.body,
+            space.id,
+            page.id,
+            `${page.id}#${section.anchor}`,
+            page.title,
+            path,
+          );
+        }
+      });
       this.setStateStmt.run(space.id, space.revision_id);
     })();
   }
 
-  private insertPages(spaceId: string, pages: readonly IndexablePage[]): void {
+  /** The sections of each page, split on the worker threads in jobs of bounded size. */
+  private async sections(pages: readonly IndexablePage[]): Promise<PageSection[][]> {
     const hashes = [...new Set(pages.flatMap(({ page }) => (page.body ? [page.body] : [])))];
     const bodies = new Map(
       this.bodiesStmt.all(JSON.stringify(hashes)).map((row) => [row.hash, row.markdown]),
     );
-    for (const { page, path } of pages) {
-      const markdown = page.body ? (bodies.get(page.body) ?? '') : '';
-      for (const section of splitPageSections(page.title, markdown)) {
-        this.insertStmt.run(
-          section.title,
-          section.body,
-          spaceId,
-          page.id,
-          `${page.id}#${section.anchor}`,
-          page.title,
-          path,
-        );
+    const inputs = pages.map(({ page }) => ({
+      title: page.title,
+      markdown: page.body ? (bodies.get(page.body) ?? '') : '',
+    }));
+    const jobs: (typeof inputs)[] = [];
+    let size = Infinity;
+    for (const input of inputs) {
+      if (size + input.markdown.length > SECTION_JOB_CHARS) {
+        jobs.push([]);
+        size = 0;
       }
+      jobs.at(-1)!.push(input);
+      size += input.markdown.length;
+    }
+    try {
+      const results = await Promise.all(
+        jobs.map((job) => this.cpu.run('page-sections', { pages: job })),
+      );
+      return results.flat();
+    } catch (error) {
+      if (error instanceof CpuJobError) throw error.toApiError('The search index of a space');
+      throw error;
     }
   }
 

@@ -27,7 +27,7 @@ const positionKey = (index: number) => String(index).padStart(10, '0');
  * Spaces whose content changed since they were indexed are reindexed first, inside the request.
  */
 export function searchRoutes(app: TypedApp, ctx: ServerContext): void {
-  const index = new SearchIndex(ctx.db);
+  const index = new SearchIndex(ctx.db, ctx.cpu);
   const spacesStmt = ctx.db.prepare<[string], SearchSpaceRow>(
     `SELECT id, organization_id, title, default_level, deleted_at, revision_id
      FROM spaces WHERE organization_id = ? AND deleted_at IS NULL`,
@@ -55,7 +55,7 @@ export function searchRoutes(app: TypedApp, ctx: ServerContext): void {
       const match = ftsMatchExpression(query);
       let results: SpaceResult[] = [];
       if (match !== null && readable.length > 0) {
-        index.refresh(readable);
+        await index.refresh(readable);
         const spaces = new Map<string, SpaceInfo>(
           readable.map((space) => [
             space.id,

@@ -1,0 +1,17 @@
+import type { JSONDocument } from '@gitbook/api';
+import { FrontmatterError, markdownToDocument, readPageMarkdown } from './markdown-document';
+
+/**
+ * The published JSON document of a stored page. The frontmatter and the leading `# Title` are
+ * page fields, not content; a body whose frontmatter cannot be read is converted whole rather
+ * than failing the read.
+ */
+export function pageDocument(markdown: string): JSONDocument {
+  let body = markdown;
+  try {
+    body = readPageMarkdown(markdown).body;
+  } catch (error) {
+    if (!(error instanceof FrontmatterError)) throw error;
+  }
+  return markdownToDocument(body);
+}

@@ -1,0 +1,70 @@
+/**
+ * The CPU-heavy jobs the server runs off its event loop (see CpuPool), and the one function a
+ * worker thread calls. Each job is plain data in and plain data out (structured-cloned, or a
+ * transferred buffer for PDFs), so the handlers stay pure functions of their input.
+ */
+import type { JSONDocument } from '@gitbook/api';
+import { markdownToDocument } from '../content/markdown-document';
+import { extractLinks, type ExtractedLink } from '../content/markdown-links';
+import {
+  htmlToMarkdown,
+  type ConvertedHtml,
+  type HtmlToMarkdownOptions,
+} from '../resources/change-requests/html-to-markdown';
+import { renderPdf, type PdfInput } from '../resources/change-requests/change-request-pdf';
+import { pageDocument } from '../content/page-document';
+import { splitPageSections, type PageSection } from '../resources/search/page-sections';
+
+export interface CpuTasks {
+  /** Page bodies (frontmatter and leading title are page fields) → published documents. */
+  'page-documents': { input: { bodies: string[] }; output: JSONDocument[] };
+  /** Comment bodies (Markdown as written) → published documents. */
+  'comment-documents': { input: { bodies: string[] }; output: JSONDocument[] };
+  /** Every link and image target of each body. */
+  links: { input: { bodies: string[] }; output: ExtractedLink[][] };
+  /** A change request's pages → PDF bytes. */
+  pdf: { input: PdfInput; output: Uint8Array };
+  /** An imported HTML document → Markdown. */
+  'html-to-markdown': {
+    input: { html: string; options: HtmlToMarkdownOptions };
+    output: ConvertedHtml;
+  };
+  /** Search sections of each page. */
+  'page-sections': {
+    input: { pages: { title: string; markdown: string }[] };
+    output: PageSection[][];
+  };
+}
+
+export type CpuTaskKind = keyof CpuTasks;
+
+export interface CpuTask<K extends CpuTaskKind = CpuTaskKind> {
+  kind: K;
+  input: CpuTasks[K]['input'];
+}
+
+type Handlers = {
+  [K in CpuTaskKind]: (
+    input: CpuTasks[K]['input'],
+  ) => CpuTasks[K]['output'] | Promise<CpuTasks[K]['output']>;
+};
+
+const handlers: Handlers = {
+  'page-documents': ({ bodies }) => bodies.map(pageDocument),
+  'comment-documents': ({ bodies }) => bodies.map((body) => markdownToDocument(body)),
+  links: ({ bodies }) => bodies.map(extractLinks),
+  pdf: async (input) => new Uint8Array(await renderPdf(input)),
+  'html-to-markdown': ({ html, options }) => htmlToMarkdown(html, options),
+  'page-sections': ({ pages }) =>
+    pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
+};
+
+/** Runs one job; the worker's entry exports this as its handler. */
+export function runCpuTask<K extends CpuTaskKind>(
+  task: CpuTask<K>,
+): CpuTasks[K]['output'] | Promise<CpuTasks[K]['output']> {
+  const handler = handlers[task.kind] as (
+    input: CpuTasks[K]['input'],
+  ) => CpuTasks[K]['output'] | Promise<CpuTasks[K]['output']>;
+  return handler(task.input);
+}
