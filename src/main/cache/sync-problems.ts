@@ -9,6 +9,8 @@ export type SyncProblemKind =
   | 'path-taken'
   /** A file or folder could not be written or removed. */
   | 'write-failed'
+  /** The server could not serve an asset (not found, an unsafe download URL...): not written. */
+  | 'download-failed'
   /** A local edit that was not pushed (invalid frontmatter, a file that cannot be read...). */
   | 'not-pushed'
   /** Nothing of the space was pushed until the user confirms (mass deletion, missing folder). */

@@ -300,6 +300,47 @@ describe('WorkspaceClient', () => {
       expect(seen).toHaveLength(0);
     });
 
+    it('refuses a download URL whose dot segments would make it resolve elsewhere', async () => {
+      const { client, seen } = clientWith(() => bytes());
+      // What a server building `/files/<id>/<blob>/<name>` makes of the names `..` and `.`.
+      for (const url of [
+        `${ENDPOINT}/v1/files/s1/f1/b1/..?type=image%2Fpng&sig=x`,
+        `${ENDPOINT}/v1/files/s1/f1/b1/.?sig=x`,
+        `${ENDPOINT}/v1/files/s1/f1/b1/%2E%2e`,
+        `${ENDPOINT}/v1/files/s1/f1/.%2E/b1`,
+        `${ENDPOINT}/v1/files\\..\\f1`,
+        '/v1/files/s1/../f1',
+      ]) {
+        const refused = client.downloadFile(file(url));
+        await expect(refused, url).rejects.toBeInstanceOf(RemoteProtocolError);
+        await expect(refused).rejects.toThrow(/resolve elsewhere/);
+        await expect(refused).rejects.not.toThrow(/sig=/);
+        // The URL as the server sent it (parsed, it would show where it resolves instead).
+        await expect(refused).rejects.toThrow(url.split('?')[0]!);
+      }
+      expect(seen).toHaveLength(0);
+      // Dots inside a segment are an ordinary name.
+      for (const url of [
+        `${ENDPOINT}/v1/files/s1/f1/b1/...`,
+        `${ENDPOINT}/v1/files/s1/f1/b1/..png`,
+        `${ENDPOINT}/v1/files/s1/f1/b1/x.png?next=../..`,
+      ]) {
+        expect(await client.downloadFile(file(url)), url).toHaveLength(3);
+      }
+    });
+
+    it('refuses a redirect to a URL with dot segments', async () => {
+      const { client, seen } = clientWith((url) =>
+        url.hostname === 'files.example.test'
+          ? new Response(null, { status: 302, headers: { location: '/a/../v1/secret' } })
+          : bytes(),
+      );
+      await expect(
+        client.downloadFile(file('https://files.example.test/f1')),
+      ).rejects.toBeInstanceOf(RemoteProtocolError);
+      expect(seen).toHaveLength(1);
+    });
+
     it('maps a failed download to a typed error', async () => {
       const { client } = clientWith(() => new Response('gone', { status: 404 }));
       await expect(

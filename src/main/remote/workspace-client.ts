@@ -223,6 +223,12 @@ export class WorkspaceClient implements RemoteWorkspace {
   }
 
   private downloadUrl(value: string, base: string): URL {
+    if (hasDotSegment(value)) {
+      // URL parsing drops `.` and `..` (`%2e` too): the request would go to another path.
+      throw new RemoteProtocolError(
+        `Refusing the download URL ${value.split(/[?#]/, 1)[0]}: a "." or ".." segment would make it resolve elsewhere`,
+      );
+    }
     let url: URL;
     try {
       url = new URL(value, base);
@@ -324,4 +330,15 @@ export function toRemoteError(error: unknown): unknown {
   }
   // Cancellation (the caller's abort reason) and programming errors pass through unchanged.
   return error;
+}
+
+/**
+ * Whether a URL (absolute or relative) has a `.` or `..` path segment, spelled out or
+ * percent-encoded: a server that puts an untrusted name (a file called `..`) into a path segment
+ * unescaped produces one.
+ */
+export function hasDotSegment(value: string): boolean {
+  const afterAuthority = value.replace(/^[a-z][a-z0-9+.-]*:(?:[/\\]{2}[^/\\?#]*)?/i, '');
+  const path = afterAuthority.split(/[?#]/, 1)[0] ?? '';
+  return path.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
 }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCacheDatabase, type CacheDb } from '../cache/open-cache-database';
+import { RemoteUnavailableError } from '../remote/errors';
 import { SyncEngine, type SyncEngineOptions } from './sync-engine';
 import type {
   RemoteFile,
@@ -348,17 +349,23 @@ describe('syncOnce', () => {
     expect(read('Acme/s1/usage.md')).toBe('# Usage\n\nChanged remotely.\n');
   });
 
-  it('never overwrites a file it did not write, and reports it', async () => {
+  it('never overwrites a file it did not write: a different one is a conflict', async () => {
     mkdirSync(join(folder, 'Acme/s1'), { recursive: true });
     writeFileSync(join(folder, 'Acme/s1/usage.md'), 'my own notes\n');
+    // Same bytes as the server's: adopted as synced, nothing to report.
+    writeFileSync(join(folder, 'Acme/s1/README.md'), '# Welcome\n\nHello.\n');
     remote.publish('s1', handbook());
     const sync = engine();
     const report = await sync.syncOnce();
     expect(report.spaces[0]!.problems).toEqual([
-      expect.objectContaining({ kind: 'path-taken', path: 'usage.md', pageId: 'p4' }),
+      expect.objectContaining({ kind: 'conflict', path: 'usage.md', pageId: 'p4' }),
     ]);
     expect(read('Acme/s1/usage.md')).toBe('my own notes\n');
     expect(sync.status()[0]!.errors).toEqual([expect.stringContaining('usage.md')]);
+    expect(sync.conflicts()).toEqual([
+      expect.objectContaining({ path: 'usage.md', pageId: 'p4', baseHash: null }),
+    ]);
+    expect(report.spaces[0]!.written).not.toContain('README.md');
 
     // Once the user moves it away, the next revision writes the page and the problem clears.
     unlinkSync(join(folder, 'Acme/s1/usage.md'));
@@ -368,6 +375,93 @@ describe('syncOnce', () => {
     await sync.syncOnce();
     expect(read('Acme/s1/usage.md')).toBe('# Usage\n\nUse it.\n');
     expect(sync.status()[0]!.problems).toEqual([]);
+    expect(sync.conflicts()).toEqual([]);
+  });
+
+  it('reports a folder where a file belongs as a path taken, and leaves it', async () => {
+    mkdirSync(join(folder, 'Acme/s1/usage.md'), { recursive: true });
+    remote.publish('s1', handbook());
+    const sync = engine();
+    const report = await sync.syncOnce();
+    expect(report.spaces[0]!.problems).toEqual([
+      expect.objectContaining({ kind: 'path-taken', path: 'usage.md', pageId: 'p4' }),
+    ]);
+    expect(sync.conflicts()).toEqual([]);
+    expect(read('Acme/s1/README.md')).toBe('# Welcome\n\nHello.\n');
+  });
+
+  it('adopts an asset already in the folder by its bytes, and makes a different one a conflict', async () => {
+    mkdirSync(join(folder, 'Acme/s1/.gitbook/assets'), { recursive: true });
+    writeFileSync(join(folder, 'Acme/s1/.gitbook/assets/same.png'), 'same bytes');
+    writeFileSync(join(folder, 'Acme/s1/.gitbook/assets/other.png'), 'mine');
+    const files = [
+      remote.file('f1', 'same.png', 'same bytes'),
+      remote.file('f2', 'other.png', 'theirs'),
+    ];
+    remote.publish('s1', handbook(), files);
+    const sync = engine();
+    const report = await sync.syncOnce();
+    expect(report.spaces[0]!.written).not.toContain('.gitbook/assets/same.png');
+    expect(report.spaces[0]!.problems).toEqual([
+      expect.objectContaining({ kind: 'conflict', path: '.gitbook/assets/other.png' }),
+    ]);
+    expect(read('Acme/s1/.gitbook/assets/other.png')).toBe('mine');
+    expect(sync.conflicts()).toEqual([
+      expect.objectContaining({ kind: 'asset', path: '.gitbook/assets/other.png', fileId: 'f2' }),
+    ]);
+    // Adopted: known by its hash, so a later revision with the same file downloads nothing.
+    const downloads = remote.count('download');
+    remote.publish('s1', [...handbook(), doc('p5', 'More', '# More\n')], files);
+    await sync.syncOnce();
+    expect(remote.count('download')).toBe(downloads + 1);
+    expect(remote.calls.at(-1)).toBe('download f2');
+  });
+
+  it('makes a file the server cannot serve one problem; the revision advances', async () => {
+    const broken = remote.file('f1', 'gone.png', 'x');
+    remote.bytes.delete(broken.downloadURL);
+    remote.publish('s1', handbook(), [broken, remote.file('f2', 'fine.png', 'fine')]);
+    const sync = engine();
+    const report = await sync.syncOnce();
+    expect(report.spaces[0]!.error).toBeUndefined();
+    expect(report.spaces[0]!.problems).toEqual([
+      {
+        kind: 'download-failed',
+        path: '.gitbook/assets/gone.png',
+        pageId: null,
+        message: expect.stringMatching(/^\.gitbook\/assets\/gone\.png was not written: 404 /),
+      },
+    ]);
+    expect(read('Acme/s1/.gitbook/assets/fine.png')).toBe('fine');
+    expect(existsSync(join(folder, 'Acme/s1/.gitbook/assets/gone.png'))).toBe(false);
+    expect(sync.status()[0]!.state).toBe('synced');
+    expect(sync.status()[0]!.problems).toEqual([
+      expect.objectContaining({ kind: 'download-failed', path: '.gitbook/assets/gone.png' }),
+    ]);
+
+    // Tried again at the next pull: once it can be served, it is written and the problem goes.
+    remote.bytes.set(broken.downloadURL, new TextEncoder().encode('x'));
+    remote.publish('s1', [...handbook(), doc('p5', 'More', '# More\n')], [broken]);
+    await sync.syncOnce();
+    expect(read('Acme/s1/.gitbook/assets/gone.png')).toBe('x');
+    expect(sync.status()[0]!.problems).toEqual([]);
+  });
+
+  it('fails the space, to be pulled again, when the server cannot be reached mid-download', async () => {
+    remote.publish('s1', handbook(), [remote.file('f1', 'a.png', 'a')]);
+    const download = remote.downloadFile.bind(remote);
+    remote.downloadFile = async () => {
+      throw new RemoteUnavailableError('connect ECONNREFUSED', { attempts: 3 });
+    };
+    const sync = engine();
+    const report = await sync.syncOnce();
+    expect(report.spaces[0]!.error).toMatch(/ECONNREFUSED/);
+    expect(report.spaces[0]!.offline).toBe(true);
+    expect(sync.status()[0]!.revision).toBeNull();
+    remote.downloadFile = download;
+    await sync.syncOnce();
+    expect(read('Acme/s1/.gitbook/assets/a.png')).toBe('a');
+    expect(sync.status()[0]!.state).toBe('synced');
   });
 
   it('moves a locally edited file with its page when only the path changed remotely', async () => {

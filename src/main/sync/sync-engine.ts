@@ -37,8 +37,9 @@ import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
 import { SyncPause, type PauseState } from '../outbox/sync-pause';
-import { LocalEdits } from './local-edits';
+import { LocalEdits, type LocalEdit } from './local-edits';
 import { allowMassDeleteOnce, SpacePusher } from './push-space';
+import { RefusedChanges, type RefusedChange } from './refused-changes';
 import { spaceLayout, type LayoutEntry } from './space-layout';
 import type {
   Clock,
@@ -260,6 +261,7 @@ export class SyncEngine {
   private readonly resolver: ConflictResolver;
   /** The durable queue of local changes (the pusher's drainer, conflicts and status share it). */
   private readonly outbox: Outbox;
+  private readonly refused: RefusedChanges;
 
   constructor(options: SyncEngineOptions) {
     if (!path.isAbsolute(options.folder)) {
@@ -284,6 +286,12 @@ export class SyncEngine {
     this.edits = new LocalEdits(options.cache);
     this.pauses = new SyncPause(options.cache, options.clock);
     this.outbox = new Outbox({ db: options.cache, clock: options.clock });
+    this.refused = new RefusedChanges({
+      db: options.cache,
+      outbox: this.outbox,
+      edits: this.edits,
+      index: this.index,
+    });
     this.conflictStore = new ConflictStore(options.cache);
     this.texts = new SyncedTexts(options.cache);
     this.resolver = new ConflictResolver({
@@ -355,6 +363,46 @@ export class SyncEngine {
   confirmDeletes(spaceId: string): void {
     if (this.spaces.getSpace(spaceId) === undefined) throw new Error(`Unknown space ${spaceId}`);
     allowMassDeleteOnce(this.state, spaceId);
+  }
+
+  /** Changes the server refused, of every space, oldest first (see RefusedChanges). */
+  refusedChanges(): RefusedChange[] {
+    return this.refused.list(this.outbox.spaces());
+  }
+
+  /**
+   * Re-queues a refused change (or, without an id, every one): the next push sends it, alone.
+   * Throws UnknownRefusedChangeError for an id that names none. Returns how many.
+   */
+  retryRefused(id?: number): number {
+    const count = this.refused.retry(this.outbox.spaces(), id);
+    this.refreshRefusalProblems();
+    return count;
+  }
+
+  /**
+   * Drops a refused change from the outbox, keeping its file as a local-only edit (pushed again
+   * only once edited). Throws UnknownRefusedChangeError for an id that names none.
+   */
+  dropRefused(id: number): RefusedChange {
+    const dropped = this.refused.drop(this.outbox.spaces(), id);
+    this.refreshRefusalProblems();
+    return dropped;
+  }
+
+  /** The recorded refusal problems, after a retry or drop, without waiting for the next push. */
+  private refreshRefusalProblems(): void {
+    const now = this.now();
+    this.db.transaction(() => {
+      for (const existing of this.problems.list()) {
+        if (existing.kind === 'push-failed') this.problems.remove(existing.id);
+      }
+      for (const spaceId of this.outbox.spaces()) {
+        for (const problem of this.refused.problems(spaceId)) {
+          this.problems.add({ ...problem, kind: 'push-failed', spaceId, createdAt: now });
+        }
+      }
+    })();
   }
 
   /**
@@ -942,9 +990,12 @@ export class SyncEngine {
     const renames: { from: string; to: string; entry: FileIndexEntry }[] = [];
     const fileHashes = new Map<string, string>();
 
+    // Files this device uploaded, by the server's id: their bytes are known without a download.
+    const uploads = uploadedHashes(localEdits);
+
     for (const entry of layout) {
       const base = byPath.get(entry.path);
-      const target = targetOf(entry, cachedFiles, remoteFiles);
+      const target = targetOf(entry, cachedFiles, remoteFiles, uploads);
 
       // A page that moved: its old file decides what happens to the new one.
       const old = entry.pageId !== undefined ? byPage.get(entry.pageId) : undefined;
@@ -994,14 +1045,13 @@ export class SyncEngine {
           continue;
         }
         if (base === undefined) {
-          this.problem(
-            report,
-            space,
-            'path-taken',
-            entry.path,
-            entry.pageId ?? null,
-            `${entry.path} exists but was not written by Quire; the remote version was not written`,
-          );
+          if (target.hash === undefined && entry.kind === 'asset' && local.hash !== '') {
+            // Neither side's bytes are known (a new home on an existing folder): the download
+            // decides (see writeOne) whether the file is adopted or a conflict.
+            writes.push({ entry, hash: undefined, data: undefined });
+          } else {
+            this.unsyncedFileDiffers(report, space, conflicts, localEdits, entry, local.hash);
+          }
           continue;
         }
         if (target.hash === base.contentHash) {
@@ -1106,14 +1156,7 @@ export class SyncEngine {
         const base = byPath.get(entry.path);
         if (base !== undefined) next.set(entry.path, { ...base, ...indexFields(entry) });
         if (base === undefined) {
-          this.problem(
-            report,
-            space,
-            'path-taken',
-            entry.path,
-            entry.pageId ?? null,
-            `${entry.path} exists but was not written by Quire; the remote version was not written`,
-          );
+          this.unsyncedFileDiffers(report, space, conflicts, localEdits, entry, local.hash);
         } else if (entry.kind === 'asset' && local.hash !== '') {
           conflicts.recordAsset(entry, local.hash);
         } else {
@@ -1145,11 +1188,19 @@ export class SyncEngine {
       tick();
     }
     // Assets one at a time (download, journal, write), so large files are never all in memory.
-    // A failed download fails the space; what was written so far is journaled and recognised.
+    // An unreachable server fails the space (what was written is journaled and recognised); a
+    // file the server cannot serve is one problem, and the rest of the space syncs.
     for (const write of writes.filter((w) => w.data === undefined)) {
       // Stopped: what is written is journaled, and the pull is redone like after a crash.
       if (this.stopRequested()) throw new SyncStopped();
-      const bytes = await this.remote.downloadFile(write.entry.file!);
+      const bytes = await this.download(report, space, write.entry);
+      if (bytes === undefined) {
+        const base = byPath.get(write.entry.path);
+        if (base !== undefined)
+          next.set(write.entry.path, { ...base, ...indexFields(write.entry) });
+        tick();
+        continue;
+      }
       const hash = contentHash(bytes);
       this.index.addPendingWrites(space.id, [{ path: write.entry.path, contentHash: hash }]);
       await writeOne(write.entry, bytes, hash);
@@ -1225,6 +1276,69 @@ export class SyncEngine {
     })();
     report.toRevision = revisionId;
     return conflicts.needsPush;
+  }
+
+  /**
+   * A file at a path the engine has no synced version of (a new home on an existing folder, an
+   * upload changed after it was sent) differs from the remote one. Nothing says which side is
+   * newer, so it is a conflict: the local file is kept as it is and the remote version saved for
+   * `quire resolve`. A path that holds another page's or file's local edit (a page created
+   * locally where a remote page now lands), or a folder, is reported as taken instead.
+   */
+  private unsyncedFileDiffers(
+    report: SpaceSyncReport,
+    space: CachedSpace,
+    conflicts: PullConflicts,
+    localEdits: readonly LocalEdit[],
+    entry: LayoutEntry,
+    localHash: string,
+  ): void {
+    const edit = localEdits.find((candidate) => candidate.path === entry.path);
+    if (localHash !== '' && (edit === undefined || editIsOf(edit, entry))) {
+      conflicts.recordUnmerged(
+        entry,
+        entry.path,
+        localHash,
+        `${entry.path} differs from the remote version and was never synced from it, so the two cannot be merged: the local file was kept as it is (see \`quire resolve\`)`,
+      );
+      return;
+    }
+    this.problem(
+      report,
+      space,
+      'path-taken',
+      entry.path,
+      entry.pageId ?? null,
+      `${entry.path} exists but was not written by Quire; the remote version was not written`,
+    );
+  }
+
+  /**
+   * An asset's bytes, or undefined when the server cannot serve this one file (not found, an
+   * unsafe download URL, too large...): reported as one problem on its path, the rest of the
+   * space goes on and it is tried again at the space's next pull. An unreachable server or a
+   * refused token still fails the run (the pull is redone).
+   */
+  private async download(
+    report: SpaceSyncReport,
+    space: CachedSpace,
+    entry: LayoutEntry,
+  ): Promise<Uint8Array | undefined> {
+    const file = entry.file!;
+    try {
+      return await this.remote.downloadFile(file);
+    } catch (error) {
+      if (error instanceof RemoteUnavailableError || isTokenRejected(error)) throw error;
+      this.problem(
+        report,
+        space,
+        'download-failed',
+        entry.path,
+        null,
+        `${entry.path} was not written${named(entry.path, file.name)}: ${messageOf(error)}`,
+      );
+      return undefined;
+    }
   }
 
   /** The revision with every document page's Markdown (cached bodies fill in unchanged pages). */
@@ -1496,8 +1610,12 @@ function targetOf(
   entry: LayoutEntry,
   cachedFiles: ReadonlyMap<string, { contentHash: string | null } & RemoteFile>,
   remoteFiles: ReadonlyMap<string, RemoteFile>,
+  uploads: ReadonlyMap<string, string>,
 ): { hash: string | undefined; data: string | undefined } {
   if (entry.text !== undefined) return { hash: contentHash(entry.text), data: entry.text };
+  // The server keeps an upload's bytes as they were sent.
+  const uploaded = entry.fileId !== undefined ? uploads.get(entry.fileId) : undefined;
+  if (uploaded !== undefined) return { hash: uploaded, data: undefined };
   const cached = entry.fileId !== undefined ? cachedFiles.get(entry.fileId) : undefined;
   const remote = entry.fileId !== undefined ? remoteFiles.get(entry.fileId) : undefined;
   // Download URLs may carry expiring signatures, so only their path identifies the bytes.
@@ -1505,6 +1623,31 @@ function targetOf(
     return { hash: cached.contentHash, data: undefined };
   }
   return { hash: undefined, data: undefined };
+}
+
+/** Server file id → the hash of the bytes this device uploaded as it (acknowledged uploads). */
+function uploadedHashes(edits: readonly LocalEdit[]): Map<string, string> {
+  const uploads = new Map<string, string>();
+  for (const edit of edits) {
+    // '' is a conflict's held-back edit: its bytes are no longer what was sent.
+    if (edit.kind === 'asset' && edit.fileId && edit.contentHash) {
+      uploads.set(edit.fileId, edit.contentHash);
+    }
+  }
+  return uploads;
+}
+
+/** ` (the server names it "…")` when the name did not become the file name as it is. */
+function named(relativePath: string, name: string): string {
+  return path.posix.basename(relativePath) === name ? '' : ` (the server names it "${name}")`;
+}
+
+/** Whether a local edit row is about the page or file a layout entry holds. */
+function editIsOf(edit: LocalEdit, entry: LayoutEntry): boolean {
+  if (edit.kind !== entry.kind) return false;
+  if (entry.kind === 'layout') return true;
+  if (entry.pageId !== undefined) return edit.pageId === entry.pageId;
+  return entry.fileId !== undefined && edit.fileId === entry.fileId;
 }
 
 function sameFile(a: RemoteFile, b: RemoteFile): boolean {
