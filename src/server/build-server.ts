@@ -12,6 +12,7 @@ import {
   installErrorHandler,
 } from './http/error-handler';
 import { FastReads } from './http/fast-reads';
+import { installJsonBodyParser } from './http/json-body-parser';
 import { installIdempotency } from './http/idempotency';
 import { RateLimiter } from './http/rate-limiter';
 import { StrictBodyValidator } from './http/strict-body-validator';
@@ -70,7 +71,11 @@ export function buildServer(options: BuildServerOptions): QuireServer {
     options.logger ? (line) => app.log.info(line, 'request') : undefined,
   );
   const cpu = new CpuPool(
-    defaultCpuPoolOptions({ budgetMs: config.cpuJobBudgetMs, threads: config.cpuThreads }),
+    defaultCpuPoolOptions({
+      budgetMs: config.cpuJobBudgetMs,
+      threads: config.cpuThreads,
+      warmThreads: config.cpuWarmThreads,
+    }),
   );
   const ctx: ServerContext = {
     db,
@@ -160,6 +165,7 @@ export function buildServer(options: BuildServerOptions): QuireServer {
   });
 
   installErrorHandler(app);
+  installJsonBodyParser(app, cpu);
   installAuthentication(app, authenticator);
   strictBodies.install(app);
   installIdempotency(app, db, clock);

@@ -12,7 +12,8 @@ import type { Fixture } from './fixture/fixture-schema';
 const USAGE = `Usage:
   npm run server -- [--port <n>] [--host <addr>] [--db <file>] [--fixture <file.json>]
                     [--public-url <url>] [--allow-private-urls] [--rate-limit <n>]
-                    [--body-limit <bytes>] [--log-level <level>]
+                    [--body-limit <bytes>] [--cpu-budget <ms>] [--cpu-threads <n>]
+                    [--log-level <level>]
   npm run server -- admin <command> [--db <file>] ...
 
 Admin commands:
@@ -23,6 +24,14 @@ Admin commands:
   add-member   --org <organizationId> --user <userId> --role <admin|create|review|edit|comment|read|guest>`;
 
 const DEFAULT_DB = '.quire-server/quire.db';
+
+/** A flag's value as a positive integer, or undefined when the flag is absent. */
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n > 0)) fail(`--${flag} must be a positive integer`);
+  return n;
+}
 
 function fail(message: string): never {
   process.stderr.write(`quire-server: ${message}\n`);
@@ -53,6 +62,8 @@ async function serve(argv: string[]): Promise<void> {
       'allow-private-urls': { type: 'boolean', default: false },
       'rate-limit': { type: 'string' },
       'body-limit': { type: 'string' },
+      'cpu-budget': { type: 'string' },
+      'cpu-threads': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -67,9 +78,9 @@ async function serve(argv: string[]): Promise<void> {
   const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
   if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit > 0))
     fail('--rate-limit must be a positive integer');
-  const bodyLimit = values['body-limit'] === undefined ? undefined : Number(values['body-limit']);
-  if (bodyLimit !== undefined && !(Number.isInteger(bodyLimit) && bodyLimit > 0))
-    fail('--body-limit must be a positive integer');
+  const bodyLimit = positiveInteger(values['body-limit'], 'body-limit');
+  const cpuJobBudgetMs = positiveInteger(values['cpu-budget'], 'cpu-budget');
+  const cpuThreads = positiveInteger(values['cpu-threads'], 'cpu-threads');
 
   const dbFile = values.db ?? DEFAULT_DB;
   // The bundled demo goes only into the default database, never into one the operator named.
@@ -114,6 +125,8 @@ async function serve(argv: string[]): Promise<void> {
       allowPrivateUrls: values['allow-private-urls'],
       ...(rateLimit ? { rateLimitMax: rateLimit } : {}),
       ...(bodyLimit ? { bodyLimit } : {}),
+      ...(cpuJobBudgetMs ? { cpuJobBudgetMs } : {}),
+      ...(cpuThreads ? { cpuThreads } : {}),
     },
   });
   const address = await server.app.listen({ port, host: values.host });

@@ -19,6 +19,8 @@ export interface ServerConfig {
   cpuJobBudgetMs: number;
   /** Worker threads for CPU-heavy jobs. */
   cpuThreads: number;
+  /** Worker threads started with the server (tests that never need one say 0). */
+  cpuWarmThreads: number;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,6 +36,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     sweepIntervalMs: 60 * 60 * 1000,
     cpuJobBudgetMs: DEFAULT_CPU_BUDGET_MS,
     cpuThreads: Math.max(1, Math.min(4, availableParallelism())),
+    cpuWarmThreads: 1,
     ...overrides,
   };
 }

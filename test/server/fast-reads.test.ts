@@ -38,7 +38,7 @@ describe('fast reads of GET /v1/spaces/{id}', () => {
     const reference = buildServer({
       db: fast.db,
       fastReads: false,
-      config: { sweepIntervalMs: 0 },
+      config: { sweepIntervalMs: 0, cpuWarmThreads: 0 },
     });
     const url = await reference.app.listen({ port: 0, host: '127.0.0.1' });
     // Absolute urls in bodies must not differ only by the port.
@@ -142,7 +142,7 @@ describe('fast reads of GET /v1/spaces/{id}', () => {
     const server = buildServer({
       db,
       logger: { level: 'info', stream },
-      config: { sweepIntervalMs: 0 },
+      config: { sweepIntervalMs: 0, cpuWarmThreads: 0 },
     });
     const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
     try {

@@ -45,7 +45,8 @@ export async function startTestServer(
   const server = buildServer({
     db,
     ...(clock ? { clock } : {}),
-    config: { sweepIntervalMs: 0, ...options.config },
+    // Most test servers never need a worker thread: none is started until one does.
+    config: { sweepIntervalMs: 0, cpuWarmThreads: 0, ...options.config },
   });
   const onRequest = options.onRequest;
   if (onRequest) {

@@ -16,6 +16,11 @@ export interface CpuPoolOptions {
   budgetMs: number;
   /** Worker threads; at least one, and never more than the machine's cores. */
   threads: number;
+  /**
+   * Threads kept started (0 or more, at most `threads`). A worker takes about a second of CPU to
+   * start; a server keeps one warm so the first heavy request does not pay for it.
+   */
+  warmThreads: number;
   /** Jobs waiting beyond this many answer 503 at once instead of queueing. */
   maxQueue: number;
   /** Heap limit of each worker: a job that needs more is ended, not the server. */
@@ -28,6 +33,7 @@ export function defaultCpuPoolOptions(overrides: Partial<CpuPoolOptions> = {}): 
   return {
     budgetMs: DEFAULT_CPU_BUDGET_MS,
     threads: 1,
+    warmThreads: 0,
     maxQueue: 256,
     workerHeapMb: 1024,
     ...overrides,
@@ -72,7 +78,9 @@ export class CpuPool {
   private pool: Piscina | undefined;
   private closed = false;
 
-  constructor(readonly options: CpuPoolOptions = defaultCpuPoolOptions()) {}
+  constructor(readonly options: CpuPoolOptions = defaultCpuPoolOptions()) {
+    if (options.warmThreads > 0) this.started();
+  }
 
   /** Runs one job on a worker; rejects with CpuJobError (never with a worker's own message). */
   async run<K extends CpuTaskKind>(
@@ -111,9 +119,9 @@ export class CpuPool {
   private started(): Piscina {
     this.pool ??= new Piscina({
       filename: new URL('./cpu-worker.mjs', import.meta.url).href,
-      minThreads: 0,
+      minThreads: Math.min(this.options.warmThreads, this.options.threads),
       maxThreads: Math.max(1, this.options.threads),
-      // Idle workers end after a minute; a burst of documents reuses warm ones.
+      // Idle workers beyond the warm ones end after a minute; a burst reuses them.
       idleTimeout: 60_000,
       maxQueue: this.options.maxQueue,
       resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb },

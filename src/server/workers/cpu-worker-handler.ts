@@ -6,6 +6,7 @@
 import type { JSONDocument } from '@gitbook/api';
 import { markdownToDocument } from '../content/markdown-document';
 import { extractLinks, type ExtractedLink } from '../content/markdown-links';
+import { parseJson, type ParsedJson } from '../http/parse-json';
 import {
   htmlToMarkdown,
   type ConvertedHtml,
@@ -16,6 +17,8 @@ import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
 
 export interface CpuTasks {
+  /** A large request body (UTF-8 JSON) → its value, parsed as Fastify would. */
+  json: { input: { bytes: Uint8Array }; output: ParsedJson };
   /** Page bodies (frontmatter and leading title are page fields) → published documents. */
   'page-documents': { input: { bodies: string[] }; output: JSONDocument[] };
   /** Comment bodies (Markdown as written) → published documents. */
@@ -50,6 +53,8 @@ type Handlers = {
 };
 
 const handlers: Handlers = {
+  json: ({ bytes }) =>
+    parseJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')),
   'page-documents': ({ bodies }) => bodies.map(pageDocument),
   'comment-documents': ({ bodies }) => bodies.map((body) => markdownToDocument(body)),
   links: ({ bodies }) => bodies.map(extractLinks),

@@ -3,6 +3,13 @@ import { FileSchema } from '../content/content-schema';
 import { ChangeRequestSchema } from './change-request-serializer';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
+
+/**
+ * The longest page Markdown the server stores (UTF-16 code units, as JavaScript counts). Pages
+ * are read whole by every client and converted whole for documents, links, search and PDFs: a
+ * bound keeps each of those bounded.
+ */
+export const MAX_PAGE_MARKDOWN_CHARS = 2_000_000;
 const Ref = Type.String({ minLength: 1, maxLength: 256 });
 
 /** RevisionPageUpdate of the published API: page metadata settable on insert and update. */
@@ -24,6 +31,8 @@ const PageFields = {
  * (rather than a union whose `{}` branch matches anything) so `{ markdown: 5 }` is refused.
  */
 const DocumentSchema = Type.Object({
+  // At most MAX_PAGE_MARKDOWN_CHARS, checked by the route: a schema maxLength would count the
+  // code points of megabytes on the event loop.
   markdown: Type.Optional(Type.String()),
   document: Type.Optional(Type.Unknown()),
 });

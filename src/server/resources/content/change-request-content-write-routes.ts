@@ -35,6 +35,7 @@ import {
   ContentChangesQuery,
   ContentUpdateSchema,
   IMPORT_SOURCES,
+  MAX_PAGE_MARKDOWN_CHARS,
   ImportBody,
   ImportResponse,
   type ContentChangeBody,
@@ -317,7 +318,14 @@ function documentInput(document: DocumentBody, field: string): DocumentInput {
   if (document.markdown !== undefined && document.document !== undefined) {
     throw badRequest(`${field} must have either markdown or document, not both`);
   }
-  if (document.markdown !== undefined) return { markdown: document.markdown };
+  if (document.markdown !== undefined) {
+    if (document.markdown.length > MAX_PAGE_MARKDOWN_CHARS) {
+      throw badRequest(
+        `${field}.markdown must NOT have more than ${MAX_PAGE_MARKDOWN_CHARS} characters`,
+      );
+    }
+    return { markdown: document.markdown };
+  }
   if (document.document !== undefined) return { document: document.document };
   return {};
 }
@@ -441,6 +449,11 @@ async function importedPage(
     }
   }
   if (!markdown.trim()) throw badRequest('body.url answered with no text to import');
+  if (markdown.length > MAX_PAGE_MARKDOWN_CHARS) {
+    throw badRequest(
+      `body.url: the imported page would have ${markdown.length} characters of Markdown; a page holds at most ${MAX_PAGE_MARKDOWN_CHARS}`,
+    );
+  }
   let title: string | undefined;
   try {
     title = readPageMarkdown(markdown).title;
