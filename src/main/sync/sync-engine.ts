@@ -1244,6 +1244,7 @@ export class SyncEngine {
       this.content.replaceSpaceContent(space.id, revision, fileHashes, now);
       this.spaces.markSynced(space.id, revisionId, now);
       this.index.clearPending(space.id);
+      this.moveEditRows(space.id, renames);
       this.edits.settle(
         space.id,
         next,
@@ -1276,6 +1277,21 @@ export class SyncEngine {
     })();
     report.toRevision = revisionId;
     return conflicts.needsPush;
+  }
+
+  /**
+   * An edited file the pull moved with its page keeps its edit row: left at the old path, the
+   * next push would take the page's file for deleted there (and delete the page).
+   */
+  private moveEditRows(spaceId: string, renames: readonly { from: string; to: string }[]): void {
+    if (renames.length === 0) return;
+    const byPath = new Map(this.edits.list(spaceId).map((edit) => [edit.path, edit]));
+    for (const move of renames) {
+      const edit = byPath.get(move.from);
+      if (edit === undefined) continue;
+      this.edits.remove(spaceId, move.from);
+      this.edits.put(spaceId, { ...edit, path: move.to });
+    }
   }
 
   /**
