@@ -11,6 +11,35 @@ import { sameValue } from './same-value';
 export interface BodyStore {
   getBody(hash: string): string | undefined;
   putBody(markdown: string): string;
+  /**
+   * The line merge of three bodies when it was computed beforehand (off the event loop, see
+   * `bodiesToMerge`); undefined to compute it here.
+   */
+  mergedText?(base: string | undefined, ours: string, theirs: string): TextMerge | undefined;
+}
+
+/** A line-level merge of three Markdown texts: the result, or why the edits overlap. */
+export type TextMerge = { markdown: string } | { conflict: string };
+
+/** The body hashes of pages edited on both sides: the line merges `mergeRevisionTrees` will run. */
+export function bodiesToMerge(
+  base: RevisionTree,
+  ours: RevisionTree,
+  theirs: RevisionTree,
+): { base: string | undefined; ours: string; theirs: string }[] {
+  const B = indexPages(base.pages);
+  const T = indexPages(theirs.pages);
+  const triples: { base: string | undefined; ours: string; theirs: string }[] = [];
+  for (const [id, o] of indexPages(ours.pages).pages) {
+    const t = T.pages.get(id);
+    const b = B.pages.get(id)?.page.body;
+    const oursBody = o.page.body;
+    const theirsBody = t?.page.body;
+    if (oursBody === undefined || theirsBody === undefined || oursBody === theirsBody) continue;
+    if (b === oursBody || b === theirsBody) continue;
+    triples.push({ base: b, ours: oursBody, theirs: theirsBody });
+  }
+  return triples;
 }
 
 export type PageConflictReason =
@@ -272,12 +301,19 @@ function mergeBody(
       conflict: `the body was removed on ${ours ? 'theirs' : 'ours'} and edited on the other`,
     };
   }
+  const merged = bodies.mergedText?.(base, ours, theirs);
+  if (merged) return merged;
   const baseText = base === undefined ? '' : bodies.getBody(base);
   const oursText = bodies.getBody(ours);
   const theirsText = bodies.getBody(theirs);
   if (baseText === undefined || oursText === undefined || theirsText === undefined) {
     return { conflict: 'a body to merge is missing from the store' };
   }
+  return mergeText(baseText, oursText, theirsText);
+}
+
+/** diff3 of the lines of three texts; overlapping edits (adjacent lines too) conflict. */
+export function mergeText(baseText: string, oursText: string, theirsText: string): TextMerge {
   const regions = diff3Merge<string>(
     oursText.split('\n'),
     baseText.split('\n'),

@@ -7,6 +7,7 @@ import type { JSONDocument } from '@gitbook/api';
 import { markdownToDocument } from '../content/markdown-document';
 import { extractLinks, type ExtractedLink } from '../content/markdown-links';
 import { parseJson, type ParsedJson } from '../http/parse-json';
+import { mergeText, type TextMerge } from '../content/three-way-merge';
 import {
   htmlToMarkdown,
   type ConvertedHtml,
@@ -17,6 +18,11 @@ import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
 
 export interface CpuTasks {
+  /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
+  'merge-texts': {
+    input: { texts: { base: string; ours: string; theirs: string }[] };
+    output: TextMerge[];
+  };
   /** A large request body (UTF-8 JSON) → its value, parsed as Fastify would. */
   json: { input: { bytes: Uint8Array }; output: ParsedJson };
   /** Page bodies (frontmatter and leading title are page fields) → published documents. */
@@ -53,6 +59,8 @@ type Handlers = {
 };
 
 const handlers: Handlers = {
+  'merge-texts': ({ texts }) =>
+    texts.map(({ base, ours, theirs }) => mergeText(base, ours, theirs)),
   json: ({ bytes }) =>
     parseJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')),
   'page-documents': ({ bodies }) => bodies.map(pageDocument),

@@ -1,10 +1,20 @@
 import { RevisionStore } from '../../content/revision-store';
 import type { RevisionTree } from '../../content/revision-tree';
-import { mergeRevisionTrees, type MergeConflict } from '../../content/three-way-merge';
+import {
+  bodiesToMerge,
+  mergeRevisionTrees,
+  type BodyStore,
+  type MergeConflict,
+  type TextMerge,
+} from '../../content/three-way-merge';
 import { notFound } from '../../http/api-error';
 import type { ServerContext } from '../../server-context';
+import { CpuJobError } from '../../workers/cpu-pool';
 import { contentReaderFor } from '../content/content-reader';
 import { ChangeRequestQueries, type ChangeRequestRow } from './change-request-queries';
+
+/** Line merges of less text than this run in the transaction: the hop would cost more. */
+const INLINE_MERGE_CHARS = 256 * 1024;
 
 export type MergeOutcome<Done extends 'merge' | 'update'> =
   | { result: Done; revision: string }
@@ -51,15 +61,60 @@ export class ChangeRequestMerger {
     return tree;
   }
 
+  /**
+   * The line merges a merge or update of `row` will need, computed on the worker threads before
+   * the (synchronous) merge transaction: diff3 of two large pages takes seconds. The store it
+   * returns answers them; a merge that finds other bodies (main moved meanwhile) computes those
+   * itself, so the result is the same either way.
+   */
+  async prepare(row: ChangeRequestRow, kind: 'merge' | 'update'): Promise<BodyStore> {
+    const main = this.queries.spaceRevision(row.space_id);
+    if (!main) throw notFound(`Space ${row.space_id}`);
+    // The same sides as `merge` and `update` take: ours is main for a merge, the CR for an update.
+    const [ours, theirs] = kind === 'merge' ? [main, row.revision_id] : [row.revision_id, main];
+    const triples = bodiesToMerge(
+      this.tree(baseRevisionOf(row)),
+      this.tree(ours),
+      this.tree(theirs),
+    );
+    const texts = triples.map(({ base, ours, theirs }) => ({
+      base: base === undefined ? '' : (this.store.getBody(base) ?? ''),
+      ours: this.store.getBody(ours) ?? '',
+      theirs: this.store.getBody(theirs) ?? '',
+    }));
+    const size = texts.reduce((sum, t) => sum + t.base.length + t.ours.length + t.theirs.length, 0);
+    if (size <= INLINE_MERGE_CHARS) return this.store;
+    let merged: TextMerge[];
+    try {
+      merged = await this.ctx.cpu.run('merge-texts', { texts });
+    } catch (error) {
+      throw error instanceof CpuJobError ? error.toApiError('The merge') : error;
+    }
+    const results = new Map<string, TextMerge>();
+    triples.forEach(({ base, ours, theirs }, i) => {
+      results.set(JSON.stringify([base, ours, theirs]), merged[i]!);
+    });
+    return {
+      getBody: (hash) => this.store.getBody(hash),
+      putBody: (markdown) => this.store.putBody(markdown),
+      mergedText: (base, ours, theirs) => results.get(JSON.stringify([base, ours, theirs])),
+    };
+  }
+
   /** Main takes the change request: a `merge` revision with parents [main, change request]. */
-  merge(row: ChangeRequestRow, userId: string, now: string): MergeOutcome<'merge'> {
+  merge(
+    row: ChangeRequestRow,
+    userId: string,
+    now: string,
+    bodies: BodyStore = this.store,
+  ): MergeOutcome<'merge'> {
     const main = this.queries.spaceRevision(row.space_id);
     if (!main) throw notFound(`Space ${row.space_id}`);
     const merged = mergeRevisionTrees(
       this.tree(baseRevisionOf(row)),
       this.tree(main),
       this.tree(row.revision_id),
-      this.store,
+      bodies,
     );
     if (merged.kind === 'conflicts') {
       return {
@@ -84,7 +139,11 @@ export class ChangeRequestMerger {
    * The change request takes main: an `update` revision with parents [change request, main], and
    * main's revision becomes the change request's new base. Nothing to take is not an error.
    */
-  update(row: ChangeRequestRow, now: string): MergeOutcome<'update'> {
+  update(
+    row: ChangeRequestRow,
+    now: string,
+    bodies: BodyStore = this.store,
+  ): MergeOutcome<'update'> {
     const main = this.queries.spaceRevision(row.space_id);
     if (!main) throw notFound(`Space ${row.space_id}`);
     if (main === baseRevisionOf(row)) return { result: 'update', revision: row.revision_id };
@@ -92,7 +151,7 @@ export class ChangeRequestMerger {
       this.tree(baseRevisionOf(row)),
       this.tree(row.revision_id),
       this.tree(main),
-      this.store,
+      bodies,
     );
     if (merged.kind === 'conflicts') {
       return {

@@ -207,6 +207,7 @@ export function changeRequestRoutes(app: TypedApp, ctx: ServerContext): void {
       const { userId } = callerOf(request);
       const { spaceId, changeRequestId } = request.params;
       const { row } = load(userId, spaceId, changeRequestId, 'review');
+      const bodies = await merger.prepare(row, 'merge');
       return db.transaction(() => {
         const current = reload(row);
         requireActive(current, 'merged');
@@ -215,7 +216,7 @@ export function changeRequestRoutes(app: TypedApp, ctx: ServerContext): void {
             `Space ${spaceId} is locked (editMode "locked"): set editMode to "live" to merge change requests`,
           );
         }
-        return merger.merge(current, userId, now());
+        return merger.merge(current, userId, now(), bodies);
       })();
     },
   );
@@ -232,10 +233,11 @@ export function changeRequestRoutes(app: TypedApp, ctx: ServerContext): void {
       const { userId } = callerOf(request);
       const { spaceId, changeRequestId } = request.params;
       const { row } = load(userId, spaceId, changeRequestId, 'edit');
+      const bodies = await merger.prepare(row, 'update');
       return db.transaction(() => {
         const current = reload(row);
         requireActive(current, 'updated');
-        const outcome = merger.update(current, now());
+        const outcome = merger.update(current, now(), bodies);
         if (outcome.result === 'update') queries.addContributor(current.id, userId);
         return outcome;
       })();
