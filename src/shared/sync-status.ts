@@ -6,9 +6,12 @@
 /**
  * `syncing`: a sync or push is running; `offline`: the server could not be reached, edits wait;
  * `paused`: pushing is paused (`quire pause`); `error`: the last sync or a space failed;
- * `conflicts`: everything else is fine but conflicts or problems wait for the user; `idle`: in sync.
+ * `conflicts`: everything else is fine but conflicts wait for the user (`quire conflicts`);
+ * `problems`: no conflict, but files were not pushed or written (bad frontmatter, a change the
+ * server refused, the mass-delete guard...), listed in `problems`; `idle`: in sync.
  */
-export type SyncOverallState = 'idle' | 'syncing' | 'paused' | 'offline' | 'error' | 'conflicts';
+export type SyncOverallState =
+  'idle' | 'syncing' | 'paused' | 'offline' | 'error' | 'conflicts' | 'problems';
 
 /** A file that was not pushed (or not written), and why. */
 export interface SyncStatusProblem {

@@ -183,7 +183,7 @@ describe('quire sync --watch', { timeout: 180_000 }, () => {
     const messy = await quireHere(['sync', '--once']);
     expect(messy.code, messy.output).toBe(2);
     const status = await statusJson();
-    expect(status.state).toBe('conflicts');
+    expect(status.state).toBe('problems');
     expect(status.problems).toEqual([
       expect.objectContaining({
         path: 'Acme/Handbook/guides/setup.md',

@@ -22,8 +22,11 @@ import { buildSyncStatus } from '../sync/sync-status-model';
 import { SyncWatcher, TOKEN_REJECTED_MESSAGE, type WatchRun } from '../sync/sync-watcher';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import { ConflictResolutionError } from '../conflicts/conflict-resolver';
+import { UnknownRefusedChangeError, type RefusedChange } from '../sync/refused-changes';
 import {
   UnknownConflictError,
+  UnknownRefusedChangeError as UnknownRefusedChange,
+  type RefusedChangeListing,
   UnknownSpaceError,
   type ConflictListing,
   type ConflictResolutionChoice,
@@ -281,8 +284,51 @@ class CliEngine implements QuireEngine {
     return this.conflictListing(open);
   }
 
+  async refusedChanges(): Promise<readonly RefusedChangeListing[]> {
+    return this.refusedListings(this.engine.refusedChanges());
+  }
+
+  async retryRefused(id?: number): Promise<number> {
+    try {
+      return this.engine.retryRefused(id);
+    } catch (error) {
+      if (error instanceof UnknownRefusedChangeError) {
+        throw new UnknownRefusedChange(error.message);
+      }
+      throw error;
+    }
+  }
+
+  async dropRefused(id: number): Promise<RefusedChangeListing> {
+    try {
+      return this.refusedListings([this.engine.dropRefused(id)])[0]!;
+    } catch (error) {
+      if (error instanceof UnknownRefusedChangeError) {
+        throw new UnknownRefusedChange(error.message);
+      }
+      throw error;
+    }
+  }
+
   async close(): Promise<void> {
     this.cache.close();
+  }
+
+  /** Paths made relative to the mirror folder, as `quire status` prints problems. */
+  private refusedListings(refused: readonly RefusedChange[]): RefusedChangeListing[] {
+    const folders = new Map(this.engine.status().map((space) => [space.id, space.folder]));
+    return refused.map((change) => {
+      const folder = folders.get(change.spaceId) ?? '';
+      const inFolder = (file: string) => (folder === '' ? file : `${folder}/${file}`);
+      return {
+        id: change.id,
+        spaceId: change.spaceId,
+        kind: change.kind,
+        path: change.path === null ? folder : inFolder(change.path),
+        reason: change.reason,
+        holds: change.holds.map(inFolder),
+      };
+    });
   }
 
   private conflictListing(conflict: SpaceConflict): ConflictListing {

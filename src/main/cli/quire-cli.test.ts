@@ -9,6 +9,7 @@ import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
 import { runQuireCli, type CliIo } from './quire-cli';
 import {
   UnknownConflictError,
+  UnknownRefusedChangeError,
   UnknownSpaceError,
   type OpenEngineOptions,
   type QuireEngine,
@@ -151,6 +152,11 @@ class FakeWorld {
       conflicts: async () => [],
       resolveConflict: async (id) => {
         throw new UnknownConflictError(`no open conflict #${id}`);
+      },
+      refusedChanges: async () => [],
+      retryRefused: async () => 0,
+      dropRefused: async (id) => {
+        throw new UnknownRefusedChangeError(`no refused change ${id}`);
       },
       close: async () => {
         this.openEngines--;
@@ -365,6 +371,7 @@ describe('quire CLI (fake engine)', () => {
       error: null,
       runner: null,
       problems: [],
+      refused: [],
       spaces: [
         {
           id: 's-a',

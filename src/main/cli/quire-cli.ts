@@ -24,8 +24,10 @@ import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
 import { ProgressBar, type ProgressStream } from './progress-bar';
 import {
   UnknownConflictError,
+  UnknownRefusedChangeError,
   UnknownSpaceError,
   type ConflictListing,
+  type RefusedChangeListing,
   type ConflictResolutionChoice,
   type QuireEngine,
   type QuireServices,
@@ -59,7 +61,7 @@ Commands:
   sync --watch [--interval <time>]
                           sync at start, push every saved change, pull every 30s (or --interval,
                           e.g. 10s, 5m); runs until Ctrl-C / SIGTERM (the request in flight finishes)
-  status [--json]         state (idle, syncing, paused, offline, error, conflicts), pending
+  status [--json]         state (idle, syncing, paused, offline, error, conflicts, problems), pending
                           changes, files not pushed and why; per space: revision, pages, last sync
   pause [--for <time>]    stop pushing local edits (e.g. --for 30m, 2h, 1d; default: until resume);
                           edits are still recorded and pushed after
@@ -74,6 +76,10 @@ Commands:
   resolve <id> --mine | --theirs | --merged <file>
                           settle a conflict: keep the local file and push it (mine), take the
                           server's version (theirs), or use <file> and push it (merged)
+  retry <id> | --all      send a change the server refused again (listed by \`quire status\`),
+                          once you fixed its file or the server's objection is gone
+  drop <id>               give up a refused change: the file stays, as a local-only edit that is
+                          pushed again only once you edit it
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).
@@ -123,6 +129,7 @@ const OPTIONS = {
   theirs: { type: 'boolean' },
   merged: { type: 'string' },
   reset: { type: 'boolean' },
+  all: { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -143,6 +150,8 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   conflicts: ['json'],
   resolve: ['mine', 'theirs', 'merged'],
   subject: ['reset'],
+  retry: ['all'],
+  drop: [],
   help: [],
 };
 
@@ -229,6 +238,10 @@ export async function runQuireCli(
         return await resolve(run, values, args);
       case 'subject':
         return await subject(run, values, args);
+      case 'retry':
+        return await retry(run, values, args);
+      case 'drop':
+        return await drop(run, args);
       default:
         throw new CliError(`unknown command ${quote(command)}`, EXIT_USAGE);
     }
@@ -686,13 +699,14 @@ async function confirmDeletes(run: Run, args: string[]): Promise<number> {
 
 async function status(run: Run, values: Values, args: string[]): Promise<number> {
   if (args.length > 0) throw new CliError('status takes no arguments', EXIT_USAGE);
-  const { config, loggedIn, spaces, model, runner } = await withEngine(
+  const { config, loggedIn, spaces, model, runner, refused } = await withEngine(
     run,
     { needsToken: false },
     async (engine, connection) => ({
       ...connection,
       spaces: await engine.status(),
       model: await engine.syncStatus(),
+      refused: await engine.refusedChanges(),
       // The process syncing this home right now (`sync --watch`, the app), if any.
       runner: await DrainLock.holder(drainLockPath(run.home.root)),
     }),
@@ -726,6 +740,7 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
         spaceId: problem.spaceId,
         kind: problem.kind,
       })),
+      refused: refused.map(refusedJson),
       spaces: spaces.map((space) => ({
         ...spaceStatusJson(space),
         pending: modelSpaces.get(space.id)?.pending ?? 0,
@@ -756,6 +771,15 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
     for (const error of space.errors) run.out(`  error: ${terminalText(error)}`);
   }
   if (spaces.length === 0) run.out('No spaces yet: `quire spaces` fetches the list.');
+  for (const change of refused) {
+    run.out(
+      `Refused #${change.id} ${change.kind} ${terminalText(change.path)}: ${terminalText(change.reason)}`,
+    );
+    for (const held of change.holds) run.out(`  holds back ${terminalText(held)}`);
+  }
+  if (refused.length > 0) {
+    run.out('`quire retry <id>` sends a refused change again; `quire drop <id>` keeps it local.');
+  }
   return EXIT_OK;
 }
 
@@ -892,6 +916,66 @@ async function resolve(run: Run, values: Values, args: string[]): Promise<number
   return EXIT_OK;
 }
 
+// retry / drop
+
+/** A refused change's id as typed (`quire status` lists them). */
+function refusedId(text: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) {
+    throw new CliError(`no refused change ${quote(text)} (\`quire status\` lists them)`);
+  }
+  return Number(text);
+}
+
+async function retry(run: Run, values: Values, args: string[]): Promise<number> {
+  const usage = 'usage: quire retry <id> | --all';
+  if (args.length > 1 || (args.length === 1) === (values.all === true)) {
+    throw new CliError(usage, EXIT_USAGE);
+  }
+  const id = args[0] === undefined ? undefined : refusedId(args[0]);
+  const count = await withEngine(run, { needsToken: false }, async (engine) => {
+    try {
+      return await engine.retryRefused(id);
+    } catch (error) {
+      if (!(error instanceof UnknownRefusedChangeError)) throw error;
+      throw new CliError(`${error.message} (\`quire status\` lists them); nothing was changed`);
+    }
+  });
+  run.out(
+    count === 0
+      ? 'No refused change to retry.'
+      : `Queued ${plural(count, 'refused change')} again; the next \`quire sync --once\` sends ${count === 1 ? 'it' : 'them'}.`,
+  );
+  return EXIT_OK;
+}
+
+async function drop(run: Run, args: string[]): Promise<number> {
+  if (args.length !== 1) throw new CliError('usage: quire drop <id>', EXIT_USAGE);
+  const id = refusedId(args[0]!);
+  const dropped = await withEngine(run, { needsToken: false }, async (engine) => {
+    try {
+      return await engine.dropRefused(id);
+    } catch (error) {
+      if (!(error instanceof UnknownRefusedChangeError)) throw error;
+      throw new CliError(`${error.message} (\`quire status\` lists them); nothing was changed`);
+    }
+  });
+  run.out(
+    `Dropped refused change #${id}: ${terminalText(dropped.path)} stays as it is, a local-only edit (pushed again once you edit it).`,
+  );
+  return EXIT_OK;
+}
+
+function refusedJson(change: RefusedChangeListing) {
+  return {
+    id: change.id,
+    spaceId: change.spaceId,
+    kind: change.kind,
+    path: change.path,
+    reason: change.reason,
+    holds: [...change.holds],
+  };
+}
+
 function conflictJson(conflict: ConflictListing) {
   return {
     id: conflict.id,
@@ -1016,39 +1100,4 @@ function quote(text: string): string {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** The `quire` process: real streams and environment, services built from the home folder. */
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const io: CliIo = {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    cwd: process.cwd(),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-      return Buffer.concat(chunks).toString('utf8');
-    },
-    onStop: (listener) => {
-      // A second Ctrl-C while the request in flight finishes ends the process at once.
-      let signalled = 0;
-      const handler = (signal: NodeJS.Signals) => {
-        signalled++;
-        if (signalled > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
-        listener();
-      };
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
-      return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      };
-    },
-  };
-  // Loaded on demand: `quire help` and usage errors need neither SQLite nor the engine.
-  const createServices: ServicesFactory = async (home) =>
-    (await import('./create-quire-services')).createQuireServices(home);
-  // Only the exit code: returning lets stdout drain; the commands close what they open.
-  process.exitCode = await runQuireCli(argv, io, createServices);
 }

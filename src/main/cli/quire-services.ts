@@ -135,7 +135,39 @@ export interface QuireEngine {
    * must be pushed. Throws UnknownConflictError (nothing changed) for an unknown or resolved id.
    */
   resolveConflict(id: number, choice: ConflictResolutionChoice): Promise<ConflictListing>;
+  /** Changes the server refused, oldest first, from the cache only. */
+  refusedChanges(): Promise<readonly RefusedChangeListing[]>;
+  /**
+   * Re-queues one refused change, or every one without an id; the next sync sends it. Throws
+   * UnknownRefusedChangeError (nothing changed) for an id that names none. Returns how many.
+   */
+  retryRefused(id?: number): Promise<number>;
+  /**
+   * Drops a refused change from the outbox; its file stays, a local-only edit pushed again only
+   * once edited. Throws UnknownRefusedChangeError (nothing changed) for an id that names none.
+   */
+  dropRefused(id: number): Promise<RefusedChangeListing>;
   close(): Promise<void>;
+}
+
+/** A change the server refused, as `quire status` lists it. */
+export interface RefusedChangeListing {
+  /** What `quire retry <id>` and `quire drop <id>` take. */
+  readonly id: number;
+  readonly spaceId: string;
+  /** insert_page, update_page, delete_page or insert_files. */
+  readonly kind: string;
+  /** The file it came from, relative to the mirror folder; the space folder when none is known. */
+  readonly path: string;
+  /** The server's reason. */
+  readonly reason: string;
+  /** Files (relative to the mirror folder) whose changes wait for this one. */
+  readonly holds: readonly string[];
+}
+
+/** No refused change has this id (never refused, already retried or dropped). */
+export class UnknownRefusedChangeError extends Error {
+  override readonly name = 'UnknownRefusedChangeError';
 }
 
 /** A conflict as `quire conflicts` lists it. */

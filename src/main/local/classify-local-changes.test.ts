@@ -527,16 +527,73 @@ describe('classifyLocalChanges', () => {
     ]);
   });
 
-  it('defers a page whose parent page is new too', async () => {
+  it('inserts a page whose parent page is new too into it, parent first (issue 11, defect 6)', async () => {
     const synced = pull();
     write('tutorials/README.md', '# Tutorials\n');
     write('tutorials/first.md', '# First steps\n');
+    write('tutorials/deeper/README.md', '# Deeper\n');
+    write('tutorials/deeper/last.md', '# Last\n');
+    const result = await classify(synced);
+    expect(result.problems).toEqual([]);
+    expect(apiChanges(result)).toEqual([
+      expect.objectContaining({
+        operation: 'insert_page',
+        title: 'Tutorials',
+        ref: 'quire-new-page-1',
+      }),
+      expect.objectContaining({
+        into: 'quire-new-page-1',
+        title: 'Deeper',
+        ref: 'quire-new-page-2',
+        at: 0,
+      }),
+      expect.objectContaining({
+        into: 'quire-new-page-1',
+        title: 'First steps',
+        ref: 'quire-new-page-3',
+        at: 1,
+      }),
+      expect.objectContaining({ into: 'quire-new-page-2', title: 'Last', at: 0 }),
+    ]);
+    expect(result.changes.map((planned) => planned.intoRef)).toEqual([
+      undefined,
+      'quire-new-page-1',
+      'quire-new-page-1',
+      'quire-new-page-2',
+    ]);
+  });
+
+  it('reports new files whose names differ only in Unicode form, naming both, and pushes the rest (issue 11, defect 2)', async () => {
+    const synced = pull();
+    const nfc = 'Caf\u00e9.md';
+    const nfd = 'Cafe\u0301.md';
+    write(nfc, '# Café one\n');
+    write(nfd, '# Café two\n');
+    write('guide/other.md', '# Other\n');
+    write('other.md', '# Other page\n');
     const result = await classify(synced);
     expect(apiChanges(result)).toEqual([
-      expect.objectContaining({ operation: 'insert_page', title: 'Tutorials', slug: 'tutorials' }),
+      expect.objectContaining({ operation: 'insert_page', title: 'Other page' }),
+      expect.objectContaining({ operation: 'insert_page', title: 'Other', into: 'p-guide' }),
     ]);
+    expect(result.problems).toHaveLength(2);
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: nfc, message: expect.stringContaining(nfd) }),
+        expect.objectContaining({ path: nfd, message: expect.stringContaining(nfc) }),
+      ]),
+    );
+  });
+
+  it('holds a new page back while its new parent page is not pushed', async () => {
+    const synced = pull();
+    write('loose/tutorials/README.md', '# Tutorials\n');
+    write('loose/tutorials/first.md', '# First steps\n');
+    const result = await classify(synced);
+    expect(apiChanges(result)).toEqual([]);
     expect(result.problems).toEqual([
-      expect.objectContaining({ path: 'tutorials/first.md', reason: 'deferred' }),
+      expect.objectContaining({ path: 'loose/tutorials/README.md', reason: 'unsupported' }),
+      expect.objectContaining({ path: 'loose/tutorials/first.md', reason: 'deferred' }),
     ]);
   });
 

@@ -100,6 +100,11 @@ export interface PlannedChange {
   path?: string;
   /** insert_page: the change's `ref`, which the response's `created_page` names. */
   ref?: string;
+  /**
+   * insert_page into a page inserted earlier in the same changes: `change.into` is that insert's
+   * `ref`, not a page id (the page gets its id when the insert is applied).
+   */
+  intoRef?: string;
   /** insert_files: the asset files, in the order of `files`. */
   paths?: string[];
 }
@@ -241,8 +246,14 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
   }
 
   const edited = new Map<string, LocalPage>();
+  /** Edited files that name no page (an insert the user dropped): new pages again. */
+  const localOnly: ScannedFile[] = [];
   for (const file of scan.changed) {
     if (file.kind !== 'page' || overwritten.has(file)) continue;
+    if (file.base !== undefined && file.base.pageId === null) {
+      localOnly.push(file);
+      continue;
+    }
     const pageId = file.base?.pageId ?? null;
     const node = pageId === null ? undefined : nodes.get(pageId);
     if (pageId === null || node === undefined || node.page.type !== 'document') {
@@ -260,7 +271,7 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
   const addedPages: LocalPage[] = [];
   /** New Markdown files that cannot be read: any of them may be a page that moved. */
   const unreadableNew: string[] = [];
-  for (const file of [...scan.added, ...overwritten]) {
+  for (const file of [...scan.added, ...overwritten, ...localOnly]) {
     if (file.kind !== 'page') continue;
     if (file.path.startsWith('.gitbook/')) continue;
     const page = readPage(file);
@@ -310,7 +321,15 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
     moved.set(from.pageId!, { from, to });
     claimed.add(to);
   }
-  const newPages = addedPages.filter((page) => !claimed.has(page));
+  const newPages = withoutTwins(
+    addedPages.filter((page) => !claimed.has(page)),
+    input.index
+      .filter(
+        (entry) => entry.kind === 'page' && !scan.deleted.some((gone) => gone.path === entry.path),
+      )
+      .map((entry) => entry.path),
+    problems,
+  );
 
   // --- deletions ----------------------------------------------------------------------------------
   const deleted = new Set<string>();
@@ -492,16 +511,27 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
       problems.push(unowned(page.file.path, unownedFolder));
       continue;
     }
-    const parent = plan?.parent.has(key) ? plan.parent.get(key)! : parentOfPath(page.file.path);
-    if (parent !== null && isNewKey(parent)) {
+    // A parent that is a new page too is inserted first, in the same push (see emission).
+    desiredParent.set(
+      key,
+      plan?.parent.has(key) ? plan.parent.get(key)! : parentOfPath(page.file.path),
+    );
+  }
+  // A new page whose new parent is not pushed (its folder no page owns, say) waits for it.
+  for (let dropped = true; dropped;) {
+    dropped = false;
+    for (const [key, parent] of desiredParent) {
+      if (!isNewKey(key) || parent === null || !isNewKey(parent) || desiredParent.has(parent)) {
+        continue;
+      }
       problems.push({
-        path: page.file.path,
+        path: pathOfNewKey(key),
         reason: 'deferred',
-        message: `${page.file.path} goes into ${pathOfNewKey(parent)}, a new page: it is added once that page exists`,
+        message: `${pathOfNewKey(key)} goes into ${pathOfNewKey(parent)}, a new page that is not pushed: it is added once that page is`,
       });
-      continue;
+      desiredParent.delete(key);
+      dropped = true;
     }
-    desiredParent.set(key, parent);
   }
   breakCycles(desiredParent, (id) => {
     problems.push({
@@ -619,6 +649,8 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
   }
 
   let refs = 0;
+  /** New pages' refs: a new page inside another goes `into` its insert's ref. */
+  const refOfNew = new Map<Key, string>();
   // Parents top-down, so every page is placed before its own children are.
   const queue: (string | null)[] = [null];
   for (let next = 0; next < queue.length; next += 1) {
@@ -629,22 +661,30 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
       isNewKey(key) || sim.parentOf(key) !== parent ? -1 : current.indexOf(key),
     );
     for (const [i, key] of desired.entries()) {
-      if (!isNewKey(key)) queue.push(key);
+      queue.push(key);
       if (stable.has(key)) continue;
       const predecessor = i === 0 ? undefined : desired[i - 1];
       if (isNewKey(key)) {
         const at = sim.insert(key, parent, predecessor);
         const local = newPages.find((page) => newKey(page.file.path) === key)!;
         const ref = `quire-new-page-${(refs += 1)}`;
+        refOfNew.set(key, ref);
+        const intoRef = parent === null ? undefined : refOfNew.get(parent);
         const change: InsertPageChange = {
           operation: 'insert_page',
-          ...(parent !== null ? { into: parent } : {}),
+          ...(parent !== null ? { into: intoRef ?? parent } : {}),
           at,
           ref,
           ...newPageFields(local, plan?.titles.get(key)),
           document: { markdown: markdownForPush(local.text, local.file.path) },
         };
-        changes.push({ change, reason: 'new-page', path: local.file.path, ref });
+        changes.push({
+          change,
+          reason: 'new-page',
+          path: local.file.path,
+          ref,
+          ...(intoRef !== undefined ? { intoRef } : {}),
+        });
         continue;
       }
       const from = sim.parentOf(key);
@@ -684,6 +724,40 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
   }
 
   return { guard: null, changes, problems, moves, summary: summaryState };
+}
+
+// --- twins -----------------------------------------------------------------------------------------
+
+/**
+ * New page files whose paths differ from another page file's only in Unicode normalisation
+ * (`Café.md` composed and decomposed): one name on macOS, two on Linux, and the same slug on the
+ * server, which refuses the second. Neither new twin is pushed (which one is the page cannot be
+ * told); each is reported naming every path of its twin set, and everything else goes on.
+ * A twin of a page file already synced leaves that page as it is.
+ */
+function withoutTwins(
+  pages: readonly LocalPage[],
+  indexedPaths: readonly string[],
+  problems: LocalProblem[],
+): LocalPage[] {
+  const byName = new Map<string, string[]>();
+  for (const path of [...indexedPaths, ...pages.map((page) => page.file.path)]) {
+    const name = path.normalize('NFC');
+    const paths = byName.get(name) ?? [];
+    if (!paths.includes(path)) paths.push(path);
+    byName.set(name, paths);
+  }
+  return pages.filter((page) => {
+    const twins = byName.get(page.file.path.normalize('NFC'))!;
+    if (twins.length < 2) return true;
+    const others = twins.filter((path) => path !== page.file.path);
+    problems.push({
+      path: page.file.path,
+      reason: 'unsupported',
+      message: `has the same name as ${others.join(', ')} in another Unicode form (NFC/NFD); new files with such a name are not pushed (rename or remove one)`,
+    });
+    return false;
+  });
 }
 
 // --- SUMMARY.md → placement -----------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CacheDb } from '../cache/open-cache-database';
 import type { Clock } from '../sync/sync-ports';
+import type { BatchPositions } from './batch-positions';
 import type { OutboxItem } from './outbox-change';
 import type { ContentChange, ContentChangesBody, ContentUpdateResult } from './outbox-remote';
 import { itemOf, payloadOf, refFor, type OutboxPayload, type OutboxRow } from './outbox-row';
@@ -65,6 +66,18 @@ export class OutboxBatches {
     return row ? batchOf(row) : undefined;
   }
 
+  /** Whether a change waiting to be put in a batch has a position (`at`) to fit. */
+  hasPositions(spaceId: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM outbox WHERE space_id = ? AND state = 'pending'
+             AND json_extract(payload, '$.at') IS NOT NULL LIMIT 1`,
+        )
+        .get(spaceId) !== undefined
+    );
+  }
+
   /** Whether the space has changes waiting to be put in a batch. */
   hasWaiting(spaceId: string): boolean {
     return (
@@ -79,10 +92,16 @@ export class OutboxBatches {
    * (≤ 50). A change naming a page inserted earlier in the same batch ends it (the API takes
    * `page` and `into` as ids, which the server assigns on insert); it leads the next one. A change
    * whose page's insert was refused waits (skipped) until that insert succeeds; one whose insert
-   * no longer exists at all can never be sent and is marked failed. A change marked `solo` goes
-   * alone. Returns undefined when nothing can be sent.
+   * no longer exists at all can never be sent and is marked failed. A change marked `solo`
+   * goes alone; one with a `batch_cap` (left by a refused batch being split) never joins a batch
+   * larger than that. With `positions` (the change request's tree), every `at` is
+   * fitted to it (see BatchPositions). Returns undefined when nothing can be sent.
    */
-  form(spaceId: string, changeRequestId: string): OutboxBatch | undefined {
+  form(
+    spaceId: string,
+    changeRequestId: string,
+    positions?: BatchPositions,
+  ): OutboxBatch | undefined {
     return this.db.transaction(() => {
       const rows = this.db
         .prepare("SELECT * FROM outbox WHERE space_id = ? AND state = 'pending' ORDER BY id")
@@ -97,9 +116,10 @@ export class OutboxBatches {
       const created = this.createdPages(spaceId);
       const chosen: { row: OutboxRow; change: ContentChange }[] = [];
       const insertedHere = new Set<string>();
+      let limit = MAX_BATCH_CHANGES;
 
       for (const row of rows) {
-        if (chosen.length >= MAX_BATCH_CHANGES) break;
+        if (chosen.length >= limit) break;
         const payload = payloadOf(row);
         const waitingFor: string[] = [];
         const idOf = (localKey: string): string | undefined => {
@@ -131,10 +151,12 @@ export class OutboxBatches {
           }
           continue;
         }
-        if (row.solo && chosen.length > 0) break;
-        chosen.push({ row, change: changeOf(row, payload, pageId, into) });
+        const cap = row.solo ? 1 : row.batch_cap > 0 ? row.batch_cap : MAX_BATCH_CHANGES;
+        if (chosen.length >= cap) break;
+        const change = changeOf(row, payload, pageId, into);
+        chosen.push({ row, change: positions ? positions.fit(change) : change });
         if (row.kind === 'insert_page') insertedHere.add(row.local_key!);
-        if (row.solo) break;
+        limit = Math.min(limit, cap);
       }
       if (chosen.length === 0) return undefined;
 
@@ -242,10 +264,12 @@ export class OutboxBatches {
   }
 
   /**
-   * The server refused the batch (a 4xx that retrying cannot fix). When its message names the
-   * change at fault (`changes.N`), or the batch held one change, that change is marked failed
-   * with the message and the others go back to waiting; otherwise every change is put back to be
-   * sent alone, which finds the culprit on the next attempts. Either way the rest keeps flowing.
+   * The server refused the batch (a 4xx that retrying cannot fix). It applies a batch atomically,
+   * so nothing of it was applied. When its message names the change at fault (`changes.N`), or
+   * the batch held one change, that change is marked failed with the message and the others go
+   * back to waiting; otherwise the batch is split in two (each change capped at half its size,
+   * see form), and the halves are sent in turn until the refused change is alone. Either way the
+   * rest keeps flowing.
    */
   fail(batch: OutboxBatch, message: string): OutboxItem[] {
     return this.db.transaction(() => {
@@ -253,9 +277,10 @@ export class OutboxBatches {
       const named = /\bchanges[./](\d+)\b/.exec(message);
       const position = rows.length === 1 ? 0 : named ? Number(named[1]) : undefined;
       const culprit = rows.find((row) => row.batch_position === position);
+      const half = Math.ceil(rows.length / 2);
       const release = this.db.prepare(
         `UPDATE outbox SET state = 'pending', batch_id = NULL, batch_position = NULL,
-           solo = CASE WHEN ? THEN 1 ELSE solo END WHERE id = ?`,
+           batch_cap = CASE WHEN ? > 0 THEN ? ELSE batch_cap END WHERE id = ?`,
       );
       for (const row of rows) {
         if (row === culprit) {
@@ -266,7 +291,8 @@ export class OutboxBatches {
             )
             .run(message, row.id);
         } else {
-          release.run(culprit === undefined ? 1 : 0, row.id);
+          const cap = culprit === undefined ? half : 0;
+          release.run(cap, cap, row.id);
         }
       }
       this.db

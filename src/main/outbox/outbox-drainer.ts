@@ -11,6 +11,7 @@ import {
 import type { Sleep } from '../remote/rate-limited-fetch';
 import type { Clock, RemotePage } from '../sync/sync-ports';
 import type { Outbox } from './outbox';
+import { BatchPositions } from './batch-positions';
 import { OutboxBatches, type OutboxBatch } from './outbox-batches';
 import type { OutboxItem } from './outbox-change';
 import type { OutboxChangeRequest, OutboxRemote } from './outbox-remote';
@@ -311,6 +312,10 @@ export class OutboxDrainer {
     const toReadBack = new Map<string, PendingReadBack>();
     let waits = 0;
     let checked = false;
+    // The change request's tree as this drain's batches leave it (read once, when a waiting
+    // change has a position; null: not readable). Dropped after a refusal: the refused batch is
+    // not in the server's tree.
+    let positions: BatchPositions | null | undefined;
     for (;;) {
       if (signal?.aborted) {
         result.stopped = 'stopped';
@@ -328,10 +333,14 @@ export class OutboxDrainer {
           checked = true;
           // Stopped while the change request was asked for: no batch is formed, none sent.
           if (signal?.aborted) continue;
-          batch = this.batches.form(spaceId, changeRequest.id);
+          if (positions === undefined && this.batches.hasPositions(spaceId)) {
+            positions = (await this.treeOf(spaceId, changeRequest.id)) ?? null;
+          }
+          batch = this.batches.form(spaceId, changeRequest.id, positions ?? undefined);
           if (!batch) break;
         }
-        await this.send(batch, result, toReadBack);
+        const acknowledged = await this.send(batch, result, toReadBack, positions ?? undefined);
+        if (!acknowledged) positions = undefined;
         waits = 0;
       } catch (error) {
         if (error instanceof MainMovedError) {
@@ -363,12 +372,16 @@ export class OutboxDrainer {
     return result;
   }
 
-  /** Sends one batch and settles it (acknowledged, failed or moved to a new change request). */
+  /**
+   * Sends one batch and settles it (acknowledged, failed or moved to a new change request).
+   * Returns whether the server applied it; `positions` then learns the ids of its new pages.
+   */
   private async send(
     batch: OutboxBatch,
     result: DrainResult,
     toReadBack: Map<string, PendingReadBack>,
-  ): Promise<void> {
+    positions: BatchPositions | undefined,
+  ): Promise<boolean> {
     this.batches.markSent(batch.id);
     let answer;
     try {
@@ -380,9 +393,14 @@ export class OutboxDrainer {
       );
     } catch (error) {
       await this.settleRefusal(batch, error, result);
-      return;
+      return false;
     }
     this.conflicts.delete(batch.id);
+    for (const change of answer.changes) {
+      if (change.object === 'created_page' && change.ref !== undefined) {
+        positions?.created(change.ref, change.pageId);
+      }
+    }
     const acknowledged = this.batches.acknowledge(batch, answer);
     if (this.working.get(batch.spaceId)?.changeRequestId === answer.changeRequest.id) {
       this.working.record(batch.spaceId, answer.changeRequest);
@@ -410,6 +428,22 @@ export class OutboxDrainer {
           });
         }
       }
+    }
+    return true;
+  }
+
+  /** The change request's tree to fit positions to; undefined when it cannot be read. */
+  private async treeOf(
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<BatchPositions | undefined> {
+    if (this.client.getChangeRequestPages === undefined) return undefined;
+    try {
+      return new BatchPositions(await this.client.getChangeRequestPages(spaceId, changeRequestId));
+    } catch (error) {
+      // Unreachable: the send fails the same way and waits; anything else, sent as computed.
+      if (error instanceof RemoteUnavailableError) throw error;
+      return undefined;
     }
   }
 

@@ -21,6 +21,8 @@ export interface OutboxRow {
   batch_id: string | null;
   batch_position: number | null;
   solo: number;
+  /** The largest batch it may go in (0: any); set while a refused batch is split. */
+  batch_cap: number;
   error: string | null;
 }
 

@@ -306,3 +306,134 @@ describe('OutboxBatches.form', () => {
     expect(batches.fail(alone, '413 still too large').map((item) => item.pageId)).toEqual(['p1']);
   });
 });
+
+describe('Refused changes never block the others', () => {
+  /** Sends every batch the outbox forms to a "server" refusing, without naming it, any batch holding `bad`. */
+  function drainAgainst(batches: OutboxBatches, bad: string): string[][] {
+    const sent: string[][] = [];
+    for (let batch = batches.form(S, 'cr'); batch; batch = batches.form(S, 'cr')) {
+      const pages = batch.body.changes.map((change) => ('page' in change ? change.page : ''));
+      sent.push(pages);
+      if (pages.includes(bad)) batches.fail(batch, '400 The batch cannot be applied');
+      else {
+        batches.acknowledge(batch, {
+          changeRequest: { id: 'cr', number: 1, status: 'draft', subject: '' },
+          changes: pages.map((pageId) => ({ object: 'updated_page' as const, pageId })),
+          insertedFiles: [],
+        });
+      }
+    }
+    return sent;
+  }
+
+  it('splits a refused batch that names no change in halves until the refused change is alone', () => {
+    const ids = Array.from({ length: 8 }, (_, i) => `p${i + 1}`);
+    for (const id of ids) {
+      outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: id }, markdown: id });
+    }
+    let key = 0;
+    const sent = drainAgainst(new OutboxBatches(db, clock, () => `key-${++key}`), 'p5');
+    expect(sent).toEqual([
+      ids,
+      ['p1', 'p2', 'p3', 'p4'],
+      ['p5', 'p6', 'p7', 'p8'],
+      ['p5', 'p6'],
+      ['p5'],
+      ['p6'],
+      ['p7', 'p8'],
+    ]);
+    expect(outbox.failed(S).map((item) => [item.pageId, item.error])).toEqual([
+      ['p5', '400 The batch cannot be applied'],
+    ]);
+    expect(outbox.pending(S)).toEqual([]);
+  });
+
+  it('holds the changes that need a refused insert, and only those', () => {
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'bad', markdown: '# Bad' });
+    outbox.enqueue({
+      kind: 'insert_page',
+      spaceId: S,
+      localKey: 'bad/child',
+      markdown: '# Child',
+      into: { localKey: 'bad' },
+    });
+    outbox.enqueue({
+      kind: 'insert_page',
+      spaceId: S,
+      localKey: 'bad/child/grandchild',
+      markdown: '# Grandchild',
+      into: { localKey: 'bad/child' },
+    });
+    outbox.enqueue({
+      kind: 'move_page',
+      spaceId: S,
+      page: { pageId: 'p-moved' },
+      move: { into: { localKey: 'bad' } },
+    });
+    outbox.enqueue({ kind: 'update_page', spaceId: S, page: { pageId: 'p1' }, markdown: 'x' });
+    let key = 0;
+    const batches = new OutboxBatches(db, clock, () => `key-${++key}`);
+    const first = batches.form(S, 'cr')!;
+    expect(first.body.changes).toHaveLength(1);
+    batches.fail(first, '400 body.changes.0.emoji: must NOT have more than 50 characters');
+
+    const [refused] = outbox.failed(S);
+    expect(
+      outbox.held(S).map(({ item, heldBy }) => [item.localKey ?? item.pageId, heldBy.id]),
+    ).toEqual([
+      ['bad/child', refused!.id],
+      ['bad/child/grandchild', refused!.id],
+      ['p-moved', refused!.id],
+    ]);
+    // Only the unrelated edit is still to be sent, and it goes.
+    expect(outbox.unsent(S)).toBe(1);
+    expect(batches.form(S, 'cr')!.body.changes).toEqual([
+      { operation: 'update_page', page: 'p1', document: { markdown: 'x' } },
+    ]);
+  });
+
+  it('retry queues a refused change again, alone and without its stale position', () => {
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'a', markdown: '# A', at: 7 });
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'b', markdown: '# B' });
+    const batches = new OutboxBatches(db, clock, () => `key-${tick}`);
+    batches.fail(batches.form(S, 'cr')!, '400 body.changes.0.at: must be at most 6 here');
+    const [refused] = outbox.failed(S);
+    expect(outbox.retry(refused!.id)).toBe(true);
+    expect(outbox.retry(refused!.id)).toBe(false);
+    expect(outbox.failed(S)).toEqual([]);
+    const again = batches.form(S, 'cr')!;
+    expect(again.body.changes).toEqual([
+      { operation: 'insert_page', ref: 'a', document: { markdown: '# A' } },
+    ]);
+  });
+
+  it('drop removes a refused insert with the inserts it held, and reports their keys', () => {
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'bad', markdown: '# Bad' });
+    outbox.enqueue({
+      kind: 'insert_page',
+      spaceId: S,
+      localKey: 'bad/child',
+      markdown: '# Child',
+      into: { localKey: 'bad' },
+    });
+    outbox.enqueue({
+      kind: 'move_page',
+      spaceId: S,
+      page: { pageId: 'p-moved' },
+      move: { into: { localKey: 'bad' }, at: 0 },
+    });
+    outbox.enqueue({ kind: 'insert_page', spaceId: S, localKey: 'fine', markdown: '# Fine' });
+    const batches = new OutboxBatches(db, clock, () => 'key-1');
+    batches.fail(batches.form(S, 'cr')!, '400 body.changes.0.title: must not be empty');
+    const [refused] = outbox.failed(S);
+
+    expect(outbox.drop(refused!.id + 1000)).toBeUndefined();
+    expect(outbox.drop(refused!.id)?.droppedInserts).toEqual(['bad', 'bad/child']);
+    expect(outbox.failed(S)).toEqual([]);
+    expect(outbox.held(S)).toEqual([]);
+    // The move into the dropped page is dropped (the page stays where it is); the rest stays.
+    expect(shape(outbox.pending(S))).toEqual([
+      { kind: 'insert_page', pageId: null, localKey: 'fine', markdown: '# Fine', into: null },
+    ]);
+  });
+});

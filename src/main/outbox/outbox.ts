@@ -108,12 +108,99 @@ export class Outbox {
     ).map(itemOf);
   }
 
-  /** Changes of a space still to be sent or answered (waiting or being sent; not failed). */
+  /**
+   * Changes of a space still to be sent or answered (waiting or being sent), without the failed
+   * ones and those held by a failed insert (see held): neither goes out until the user acts.
+   */
   unsent(spaceId: string): number {
     const row = this.db
       .prepare("SELECT count(*) AS n FROM outbox WHERE space_id = ? AND state != 'failed'")
       .get(spaceId) as { n: number };
-    return row.n;
+    return row.n - this.held(spaceId).length;
+  }
+
+  /**
+   * Waiting changes that cannot be sent because they name a page whose insert the server
+   * refused (a page inserted under it, a move into it, an edit of it), each with that insert;
+   * transitively, so the pages inside a held insert are held by the same refusal. They go out
+   * once the insert is retried and accepted, and are cancelled with it when it is dropped.
+   */
+  held(spaceId: string): { item: OutboxItem; heldBy: OutboxItem }[] {
+    const blockers = new Map<string, OutboxItem>();
+    for (const failed of this.failed(spaceId)) {
+      if (failed.kind === 'insert_page' && failed.localKey !== null) {
+        blockers.set(failed.localKey, failed);
+      }
+    }
+    if (blockers.size === 0) return [];
+    const held: { item: OutboxItem; heldBy: OutboxItem }[] = [];
+    // In queue order: a change only ever names inserts queued before it.
+    for (const item of this.rows(
+      "SELECT * FROM outbox WHERE space_id = ? AND state = 'pending' ORDER BY id",
+      spaceId,
+    ).map(itemOf)) {
+      const names = [
+        item.kind !== 'insert_page' && item.pageId === null ? item.localKey : null,
+        item.into && 'localKey' in item.into ? item.into.localKey : null,
+      ];
+      const heldBy = names
+        .map((key) => (key === null ? undefined : blockers.get(key)))
+        .find(Boolean);
+      if (heldBy === undefined) continue;
+      held.push({ item, heldBy });
+      if (item.kind === 'insert_page' && item.localKey !== null)
+        blockers.set(item.localKey, heldBy);
+    }
+    return held;
+  }
+
+  /** A change the server refused, by id. */
+  failedItem(id: number): OutboxItem | undefined {
+    return this.rows("SELECT * FROM outbox WHERE id = ? AND state = 'failed'", id).map(itemOf)[0];
+  }
+
+  /**
+   * Puts a refused change back in the queue (the user fixed what the server objected to, or the
+   * server changed): it is sent alone, so a second refusal holds back nothing else. A refused
+   * insert loses its position and goes last among its siblings: the position was counted in a
+   * tree that has moved on since. Returns whether there was such a change.
+   */
+  retry(id: number): boolean {
+    const row = this.rows("SELECT * FROM outbox WHERE id = ? AND state = 'failed'", id)[0];
+    if (row === undefined) return false;
+    const { at: _at, ...placed } = payloadOf(row);
+    const payload = row.kind === 'insert_page' ? placed : payloadOf(row);
+    this.db
+      .prepare(
+        "UPDATE outbox SET state = 'pending', error = NULL, solo = 1, payload = ? WHERE id = ?",
+      )
+      .run(JSON.stringify(payload), id);
+    return true;
+  }
+
+  /**
+   * Drops a refused change (the user chose to): a refused insert takes the changes it held with
+   * it (the pages inserted inside it are cancelled, moves into it stay where they are). Returns
+   * the local keys of every page insert dropped, so their files can be marked local-only; undefined
+   * when `id` names no refused change.
+   */
+  drop(id: number): { item: OutboxItem; droppedInserts: string[] } | undefined {
+    const item = this.failedItem(id);
+    if (item === undefined) return undefined;
+    return this.db.transaction(() => {
+      const droppedInserts: string[] = [];
+      if (item.kind === 'insert_page' && item.localKey !== null) {
+        droppedInserts.push(item.localKey);
+        for (const { item: held, heldBy } of this.held(item.spaceId)) {
+          if (heldBy.id === item.id && held.kind === 'insert_page' && held.localKey !== null) {
+            droppedInserts.push(held.localKey);
+          }
+        }
+        this.cancelInsert(item.spaceId, item.localKey);
+      }
+      this.db.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+      return { item, droppedInserts };
+    })();
   }
 
   /** Unacknowledged changes (waiting, being sent or failed), of one space or of all. */

@@ -88,6 +88,17 @@ export class LocalEdits {
       .run(pageId, spaceId, localKey);
   }
 
+  /**
+   * A new page's insert was dropped by the user: its file stays, recorded as it is now, but names
+   * no page any more (a local-only edit). The push side sees the file unchanged and sends nothing
+   * until it is edited again, when it is a new page once more.
+   */
+  makeLocalOnly(spaceId: string, localKey: string): void {
+    this.db
+      .prepare('UPDATE local_edits SET local_key = NULL WHERE space_id = ? AND local_key = ?')
+      .run(spaceId, localKey);
+  }
+
   remove(spaceId: string, path: string): void {
     this.db.prepare('DELETE FROM local_edits WHERE space_id = ? AND path = ?').run(spaceId, path);
   }

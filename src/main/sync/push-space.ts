@@ -39,6 +39,7 @@ import type { Outbox } from '../outbox/outbox';
 import type { OutboxChange, OutboxPageFields, OutboxPageRef } from '../outbox/outbox-change';
 import type { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { LocalEdit, LocalEdits } from './local-edits';
+import { RefusedChanges } from './refused-changes';
 import type { RemotePage } from './sync-ports';
 
 /** Markdown files larger than this are reported, not pushed. */
@@ -84,7 +85,11 @@ export function allowMassDeleteOnce(state: SyncStateStore, spaceId: string): voi
 }
 
 export class SpacePusher {
-  constructor(private readonly deps: SpacePusherDeps) {}
+  private readonly refused: RefusedChanges;
+
+  constructor(private readonly deps: SpacePusherDeps) {
+    this.refused = new RefusedChanges(deps);
+  }
 
   /**
    * `drain: false` only queues (a resolved conflict queues its file without any request).
@@ -138,7 +143,10 @@ export class SpacePusher {
     // request, whose tree the rebuild above only approximates: pages moved by the server's side of
     // earlier pushes (children lifted out of a deleted page) and pages merged on main after it was
     // made are not where the rebuild puts them. Its real tree is read when something is to be
-    // classified and nothing queued is still unsent (the tree would not show that yet).
+    // classified and nothing queued is still unsent (the tree would not show that yet). New pages
+    // the server refused (or that wait for one it refused) are not in it but are still pages
+    // here: editing or deleting their files updates or cancels their queued inserts. Positions
+    // counted with them are fitted to the real tree when sent (BatchPositions).
     const somethingChanged =
       scan.status === 'scanned' &&
       scan.changed.length + scan.added.length + scan.deleted.length > 0;
@@ -150,7 +158,11 @@ export class SpacePusher {
       outbox.created(space.id).length === 0
     ) {
       const working = await this.deps.drainer.workingChangeRequestPages(space.id);
-      if (working !== undefined) pages = alignedToChangeRequest(pages, working);
+      if (working !== undefined) {
+        pages = withPushedPages(alignedToChangeRequest(pages, working), classView, editRows, {
+          newPagesOnly: true,
+        });
+      }
     }
     const classified = classifyLocalChanges({
       scan,
@@ -205,8 +217,13 @@ export class SpacePusher {
       result.queued = classified.changes.length;
     }
 
-    if (options.drain === false) return result;
-    if (outbox.count(space.id) === 0 && outbox.created(space.id).length === 0) return result;
+    if (
+      options.drain === false ||
+      (outbox.count(space.id) === 0 && outbox.created(space.id).length === 0)
+    ) {
+      this.reportRefused(space.id, result);
+      return result;
+    }
     try {
       const drained = await this.deps.drainer.drain(
         space.id,
@@ -215,24 +232,7 @@ export class SpacePusher {
       result.stopped = drained.stopped;
       result.pushed = drained.sent.length;
       await this.recordDrain(space.id, spaceRoot, drained.readBack, result);
-      // A refused change names the file of its page when there is one, so the kept file is
-      // reported (its page may be gone from the server, with a parent deleted after it).
-      const localEdits = edits.list(space.id);
-      const indexed = index.entries(space.id);
-      const fileOf = (pageId: string | null): string | null =>
-        pageId === null
-          ? null
-          : (localEdits.find((edit) => edit.pageId === pageId && edit.contentHash !== null)?.path ??
-            indexed.find((entry) => entry.pageId === pageId)?.path ??
-            null);
-      for (const failed of outbox.failed(space.id)) {
-        result.problems.push({
-          kind: 'push-failed',
-          path: fileOf(failed.pageId),
-          pageId: failed.pageId,
-          message: `The server refused a change (${failed.kind}${failed.pageId ? ` of page ${failed.pageId}` : ''}): ${failed.error ?? 'no reason given'}`,
-        });
-      }
+      this.reportRefused(space.id, result);
       if (drained.stopped === 'offline') {
         result.problems.push({
           kind: 'push-failed',
@@ -250,6 +250,16 @@ export class SpacePusher {
       });
     }
     return result;
+  }
+
+  /**
+   * Every push reports the space's refused changes, on their files (and the files they hold
+   * back), whether or not it drained: each push replaces the space's push problems.
+   */
+  private reportRefused(spaceId: string, result: PushSpaceResult): void {
+    for (const problem of this.refused.problems(spaceId)) {
+      result.problems.push({ kind: 'push-failed', ...problem });
+    }
   }
 
   /**
@@ -414,12 +424,14 @@ export function localReferences(
  * their ids; the tree learns of them only when a pull brings a revision with them). Each goes
  * where its file puts it (under the page owning its folder, last), so that editing, moving or
  * deleting it before the next pull updates or deletes that page instead of being refused (or
- * inserting it again).
+ * inserting it again). `newPagesOnly`: over a tree that already holds what was sent (the working
+ * change request's), only the queued new pages it lacks are added.
  */
 export function withPushedPages(
   pages: readonly CachedPage[],
   view: readonly FileIndexEntry[],
   edits: readonly LocalEdit[],
+  options: { newPagesOnly?: boolean } = {},
 ): readonly CachedPage[] {
   const known = new Set<string>();
   const visit = (list: readonly CachedPage[]) => {
@@ -435,7 +447,8 @@ export function withPushedPages(
         edit.kind === 'page' &&
         edit.pageId !== null &&
         edit.contentHash !== null &&
-        !known.has(edit.pageId),
+        !known.has(edit.pageId) &&
+        (!options.newPagesOnly || edit.pageId.startsWith(QUEUED_PAGE)),
     )
     // Parents first: a new page inside a folder made for another new page goes under it.
     .sort((a, b) => a.path.split('/').length - b.path.split('/').length);
@@ -445,7 +458,7 @@ export function withPushedPages(
   const movedFrom = new Set(
     edits.filter((edit) => edit.contentHash === null && edit.pageId !== null).map((e) => e.pageId),
   );
-  const moved = edits
+  const moved = (options.newPagesOnly ? [] : edits)
     .filter(
       (edit) =>
         edit.kind === 'page' &&
@@ -460,9 +473,9 @@ export function withPushedPages(
   const rowOf = new Set(
     edits.filter((edit) => edit.contentHash !== null && edit.pageId !== null).map((e) => e.pageId),
   );
-  const deleted = [...movedFrom].filter(
-    (id): id is string => id !== null && known.has(id) && !rowOf.has(id),
-  );
+  const deleted = options.newPagesOnly
+    ? []
+    : [...movedFrom].filter((id): id is string => id !== null && known.has(id) && !rowOf.has(id));
   if (pushed.length === 0 && moved.length === 0 && deleted.length === 0) return pages;
 
   type Mutable = Omit<CachedPage, 'pages'> & { pages: Mutable[] };
@@ -650,7 +663,7 @@ function viewWithQueuedPages(
  * A new page's insert key: its ref (or path) plus the push's stamp, unique for the outbox's life
  * (see push(): the stamp carries a random part).
  */
-function localKeyOf(planned: PlannedChange, stamp: string): string {
+function localKeyOf(planned: Pick<PlannedChange, 'ref' | 'path'>, stamp: string): string {
   return `${planned.ref ?? planned.path ?? 'page'}@${stamp}`;
 }
 
@@ -689,7 +702,13 @@ export function outboxChanges(
           localKey: localKeyOf(planned, stamp),
           markdown: change.document.markdown,
           ...(fields ? { fields } : {}),
-          into: change.into !== undefined ? pageRef(change.into) : null,
+          // Into a page inserted by the same push: named by that insert's local key.
+          into:
+            planned.intoRef !== undefined
+              ? { localKey: localKeyOf({ ref: planned.intoRef }, stamp) }
+              : change.into !== undefined
+                ? pageRef(change.into)
+                : null,
           ...(change.at !== undefined ? { at: change.at } : {}),
         },
       ];

@@ -96,7 +96,15 @@ describe('buildSyncStatus', () => {
     ]);
   });
 
-  it('puts the most urgent state first: syncing, offline, error, paused, conflicts', () => {
+  it('says problems, not conflicts, when files wait for the user but no conflict does', () => {
+    const status = buildSyncStatus(
+      source([space('a', { problems: [problem('push-failed', 'x.md', 'refused')] })]),
+    );
+    expect(status).toMatchObject({ state: 'problems', conflicts: 0 });
+    expect(status.problems).toHaveLength(1);
+  });
+
+  it('puts the most urgent state first: syncing, offline, error, paused, conflicts, problems', () => {
     const messy = source(
       [
         space('a', { problems: [problem('conflict', 'x.md', 'both')] }),

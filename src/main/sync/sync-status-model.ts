@@ -36,7 +36,8 @@ export const IDLE_RUNTIME: SyncRuntimeState = {
 /**
  * The one status model (see src/shared/sync-status.ts). The overall state is the most urgent
  * thing the user should know: work in progress, then no network, then a failure, then a pause,
- * then things waiting for them (conflicts, files not pushed), else idle.
+ * then things waiting for them (conflicts, then other problems: files not pushed or written),
+ * else idle.
  */
 export function buildSyncStatus(
   source: SyncStatusSource,
@@ -86,7 +87,8 @@ export function buildSyncStatus(
   else if (runtime.offline) state = 'offline';
   else if (error !== null) state = 'error';
   else if (pause.paused) state = 'paused';
-  else if (conflicts > 0 || problems.length > 0) state = 'conflicts';
+  else if (conflicts > 0) state = 'conflicts';
+  else if (problems.length > 0) state = 'problems';
   return {
     state,
     pending: source.pendingChanges(),

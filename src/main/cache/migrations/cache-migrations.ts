@@ -4,6 +4,7 @@ import { migration0002Outbox } from './0002-outbox';
 import { migration0003LocalEdits } from './0003-local-edits';
 import { migration0004Conflicts } from './0004-conflicts';
 import { migration0005LocalEditFileIds } from './0005-local-edit-file-ids';
+import { migration0006OutboxBatchCap } from './0006-outbox-batch-cap';
 
 /** Every cache migration, in the order they apply. Append only. */
 export const cacheMigrations: readonly CacheMigration[] = [
@@ -12,4 +13,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0003LocalEdits,
   migration0004Conflicts,
   migration0005LocalEditFileIds,
+  migration0006OutboxBatchCap,
 ];
