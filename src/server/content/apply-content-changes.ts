@@ -1,3 +1,4 @@
+import { pageTitleProblem } from '../http/text-schemas';
 import { newId } from '../ids';
 import { slugify, type RevisionTree, type StoredFile, type StoredPage } from './revision-tree';
 
@@ -132,13 +133,18 @@ export function applyContentChanges(
     return parent.page.pages;
   };
 
+  /**
+   * `generated`: a slug made from a title may be empty (a title of symbols only); one that was
+   * given (a field, frontmatter) may not, or the page could not be reached by path.
+   */
   const checkSlug = (
     index: number,
     siblings: readonly StoredPage[],
     slug: string,
     selfId: string | null,
+    generated = false,
   ) => {
-    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(slug) && slug !== '') {
+    if (!/^[a-z0-9][a-z0-9._-]*$/i.test(slug) && !(generated && slug === '')) {
       throw new ContentChangeError(
         index,
         'slug',
@@ -188,11 +194,22 @@ export function applyContentChanges(
       }
       return undefined;
     }
+    let read: ReturnType<ReadMarkdown>;
     try {
-      return deps.readMarkdown(document.markdown);
+      read = deps.readMarkdown(document.markdown);
     } catch (error) {
       throw new ContentChangeError(index, 'document.markdown', (error as Error).message);
     }
+    // The schema checks a title sent as a field; one the Markdown sets obeys the same rules.
+    const problem = read.title === undefined ? undefined : pageTitleProblem(read.title);
+    if (problem) {
+      throw new ContentChangeError(
+        index,
+        'document.markdown',
+        `the page title it sets (frontmatter "title" or the leading "# Heading") ${problem}`,
+      );
+    }
+    return read;
   };
 
   changes.forEach((change, index) => {
@@ -203,7 +220,7 @@ export function applyContentChanges(
         const title = read?.title ?? fields.title ?? DEFAULT_TITLE;
         const siblings = childrenOf(index, 'into', change.into);
         const slug = fields.slug ?? slugify(title);
-        checkSlug(index, siblings, slug, null);
+        checkSlug(index, siblings, slug, null, fields.slug === undefined);
         if (change.ref !== undefined) {
           if (refs.has(change.ref))
             throw new ContentChangeError(
@@ -261,7 +278,7 @@ export function applyContentChanges(
           siblings = target;
         }
         if (fields.slug !== undefined || siblings !== located.siblings) {
-          checkSlug(index, siblings, fields.slug ?? page.slug, page.id);
+          checkSlug(index, siblings, fields.slug ?? page.slug, page.id, fields.slug === undefined);
           if (fields.slug !== undefined) page.slug = fields.slug;
         }
         const oldTitle = page.title;
@@ -316,7 +333,7 @@ export function applyContentChanges(
           const restored = structuredClone(original.page);
           const parent = original.parentId ? locate(original.parentId) : undefined;
           const siblings = parent ? parent.page.pages : tree.pages;
-          checkSlug(index, siblings, restored.slug, restored.id);
+          checkSlug(index, siblings, restored.slug, restored.id, true);
           siblings.splice(Math.min(original.index, siblings.length), 0, restored);
           affected.set(change.page, { object: 'created_page', pageId: change.page });
         }

@@ -146,10 +146,18 @@ export function findPage(
   return undefined;
 }
 
+/** The longest name segment a download URL's path carries; longer names go in the query. */
+const MAX_NAME_SEGMENT = 1024;
+
 /**
  * The token-free download URL of a file. The signature covers the space, the file id, its bytes
  * (blob hash), and the content type and name the download is served with, so none of them can be
  * swapped in a forged URL. The name segment is cosmetic (browsers save under it).
+ *
+ * Any stored name makes a URL that reaches its own file, names stored before names were checked
+ * included: a name that cannot be a path segment (`.` and `..` are removed by URL parsing, an
+ * empty or very long one) travels as `?name=` on the URL without the segment, and text that
+ * UTF-8 cannot encode (unpaired surrogates) is signed and sent as U+FFFD.
  */
 export function fileDownloadUrl(
   file: StoredFile,
@@ -157,13 +165,29 @@ export function fileDownloadUrl(
   spaceId: string,
   signer: FileUrlSigner,
 ): string {
-  const signature = signer.sign(
-    spaceId,
-    file.id,
-    signedBlob(file.blob, file.contentType, file.name),
+  const name = wellFormed(file.name);
+  const type = wellFormed(file.contentType);
+  const signature = signer.sign(spaceId, file.id, signedBlob(file.blob, type, name));
+  const path = `/files/${encodeURIComponent(spaceId)}/${encodeURIComponent(file.id)}/${file.blob}`;
+  const query = `type=${encodeURIComponent(type)}&sig=${signature}`;
+  const segment = encodeURIComponent(name);
+  if (isPathSegment(segment)) return `${urls.api(`${path}/${segment}`)}?${query}`;
+  return `${urls.api(path)}?name=${segment}&${query}`;
+}
+
+/** Whether an encoded segment stays itself in a URL (encodeURIComponent leaves dots alone). */
+function isPathSegment(segment: string): boolean {
+  return (
+    segment !== '' && segment !== '.' && segment !== '..' && segment.length <= MAX_NAME_SEGMENT
   );
-  const path = `/files/${encodeURIComponent(spaceId)}/${encodeURIComponent(file.id)}/${file.blob}/${encodeURIComponent(file.name)}`;
-  return `${urls.api(path)}?type=${encodeURIComponent(file.contentType)}&sig=${signature}`;
+}
+
+/** `text` with every unpaired surrogate replaced by U+FFFD (String#toWellFormed, ES2024). */
+export function wellFormed(text: string): string {
+  return text.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  );
 }
 
 /** What a download signature covers besides the space and file id (see fileDownloadUrl). */

@@ -9,6 +9,7 @@ import type {
 } from 'fastify';
 import { ApiError } from './api-error';
 import type { Authenticator } from './authenticate';
+import { patternRule } from './text-schemas';
 
 export interface ErrorBody {
   error: { code: number; message: string };
@@ -20,6 +21,12 @@ export function errorBody(code: number, message: string): ErrorBody {
 
 const fieldName = (context: string, instancePath: string) =>
   `${context}${instancePath.replaceAll('/', '.')}`;
+
+/** Ajv's complaint, except that a known pattern says its rule in words instead of as a regex. */
+const ruleOf = (error: FastifySchemaValidationError): string =>
+  (error.keyword === 'pattern' ? patternRule(error.params['pattern']) : undefined) ??
+  error.message ??
+  'is invalid';
 
 /**
  * The message of a failed validation: the field and the rule (`body.title must NOT have more than
@@ -37,9 +44,11 @@ export function validationMessage(
   if (last && last.keyword === 'anyOf') {
     const path = last.instancePath;
     const deeper = errors.find((e) => e.instancePath.startsWith(`${path}/`));
-    if (deeper)
-      return `${fieldName(context, deeper.instancePath)} ${deeper.message ?? 'is invalid'}`;
+    if (deeper) return `${fieldName(context, deeper.instancePath)} ${ruleOf(deeper)}`;
     const here = errors.filter((e) => e.instancePath === path);
+    // A branch of the right type that broke one of its rules (a nullable string too long).
+    const broken = here.find((e) => !['type', 'const', 'anyOf'].includes(e.keyword));
+    if (broken) return `${fieldName(context, path)} ${ruleOf(broken)}`;
     const constants = here.flatMap((e) =>
       e.keyword === 'const' ? [String(e.params['allowedValue'])] : [],
     );
@@ -61,7 +70,7 @@ export function validationMessage(
       : first.keyword === 'additionalProperties'
         ? ` (${String(first.params['additionalProperty'])})`
         : '';
-  return `${fieldName(context, first.instancePath)} ${first.message ?? 'is invalid'}${extra}`;
+  return `${fieldName(context, first.instancePath)} ${ruleOf(first)}${extra}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SingleLineText } from '../../http/text-schemas';
 import { PageQuerySchema, UserSchema } from '../../http/common-schemas';
 
 const IdParam = Type.String({ minLength: 1, maxLength: 100 });
@@ -23,7 +24,7 @@ const literals = <T extends string>(values: readonly T[], options = {}) =>
   );
 
 /** The published `subject` limit (ChangeRequestSubject, 0 to 100). */
-export const SubjectSchema = Type.String({ maxLength: 100 });
+export const SubjectSchema = SingleLineText({ maxLength: 100 });
 
 export const ListChangeRequestsQuery = Type.Object({
   ...PageQuerySchema,

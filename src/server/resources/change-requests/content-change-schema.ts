@@ -1,4 +1,12 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import {
+  FileName,
+  MAX_PAGE_DESCRIPTION_LENGTH,
+  MultilineText,
+  PageTitle,
+  SingleLineText,
+  Slug,
+} from '../../http/text-schemas';
 import { FileSchema } from '../content/content-schema';
 import { ChangeRequestSchema } from './change-request-serializer';
 
@@ -14,11 +22,11 @@ const Ref = Type.String({ minLength: 1, maxLength: 256 });
 
 /** RevisionPageUpdate of the published API: page metadata settable on insert and update. */
 const PageFields = {
-  title: Type.Optional(Type.String({ minLength: 1 })),
-  slug: Type.Optional(Type.String({ maxLength: 100 })),
-  emoji: Type.Optional(Type.String({ maxLength: 50 })),
-  icon: Type.Optional(Type.String({ maxLength: 50 })),
-  description: Type.Optional(Type.String()),
+  title: Type.Optional(PageTitle),
+  slug: Type.Optional(Slug),
+  emoji: Type.Optional(SingleLineText({ maxLength: 50 })),
+  icon: Type.Optional(SingleLineText({ maxLength: 50 })),
+  description: Type.Optional(MultilineText({ maxLength: MAX_PAGE_DESCRIPTION_LENGTH })),
   hidden: Type.Optional(Type.Boolean()),
   noIndex: Type.Optional(Type.Boolean()),
   noRobotsIndex: Type.Optional(Type.Boolean()),
@@ -66,9 +74,9 @@ const RevertPage = Type.Object({
 
 /** Exactly one of `url` and `base64` (checked by the route, which can name the file). */
 const FileInput = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 256 }),
+  name: FileName({ maxLength: 256 }),
   ref: Type.Optional(Ref),
-  contentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  contentType: Type.Optional(SingleLineText({ minLength: 1, maxLength: 255 })),
   url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
   base64: Type.Optional(Type.String()),
 });

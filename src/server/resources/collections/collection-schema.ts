@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MultilineText, SingleLineText } from '../../http/text-schemas';
 import { NullableRoleSchema, Nullable, PositionSchema } from '../../http/common-schemas';
 
 export const CollectionSchema = Type.Object({
@@ -18,8 +19,8 @@ export const CollectionSchema = Type.Object({
   }),
 });
 
-export const CollectionTitle = Type.String({ maxLength: 50 });
-export const CollectionDescription = Type.String({ maxLength: 100 });
+export const CollectionTitle = SingleLineText({ maxLength: 50 });
+export const CollectionDescription = MultilineText({ maxLength: 100 });
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
 export const CollectionParams = Type.Object({ collectionId: Id });

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NO_NUL_PATTERN } from '../../http/text-schemas';
 import { PageQuerySchema, UserSchema } from '../../http/common-schemas';
 import { StringEnum } from '../members/string-enum';
 
@@ -49,7 +50,7 @@ export const ListRepliesQuery = Type.Object({
 
 /** `{ markdown }`: the only body variant the spec shows. */
 const MarkdownBody = Type.Object({
-  markdown: Type.String({ minLength: 1, maxLength: MAX_BODY_LENGTH }),
+  markdown: Type.String({ minLength: 1, maxLength: MAX_BODY_LENGTH, pattern: NO_NUL_PATTERN }),
 });
 
 const Emoji = Type.String({ minLength: 1, maxLength: MAX_EMOJI_LENGTH, pattern: '^\\S+$' });

@@ -16,6 +16,7 @@ import { SafeFetchError, type SafeFetchResult } from '../../content/safe-url-fet
 import { badRequest, notFound } from '../../http/api-error';
 import { callerOf } from '../../http/authenticate';
 import { errorResponses } from '../../http/common-schemas';
+import { MAX_PAGE_TITLE_LENGTH, pageTitleProblem } from '../../http/text-schemas';
 import type { TypedApp } from '../../http/typed-app';
 import type { ServerContext } from '../../server-context';
 import { CpuJobError, type CpuPool } from '../../workers/cpu-pool';
@@ -461,6 +462,12 @@ async function importedPage(
     if (error instanceof FrontmatterError) throw badRequest(`body.url: ${error.message}`);
     throw error;
   }
+  const problem = title === undefined ? undefined : pageTitleProblem(title);
+  if (problem) {
+    throw badRequest(
+      `body.url: the imported page's title (frontmatter "title" or the leading "# Heading") ${problem}`,
+    );
+  }
   return { title: title ?? titleFromUrl(fetched.url), markdown };
 }
 
@@ -473,9 +480,15 @@ function titleFromUrl(url: string): string {
   } catch {
     // keep the raw segment
   }
-  const title = name
-    .replace(/\.(md|markdown|mdx|txt|html?)$/i, '')
-    .replace(/[-_]+/g, ' ')
+  // Made up here, so made to fit: no control characters, at most a page title's length.
+  const title = Array.from(
+    name
+      .replace(/\.(md|markdown|mdx|txt|html?)$/i, '')
+      .replace(/[-_\p{Cc}\p{Cs}]+/gu, ' ')
+      .trim(),
+  )
+    .slice(0, MAX_PAGE_TITLE_LENGTH)
+    .join('')
     .trim();
   return title || parsed.hostname || 'Imported page';
 }

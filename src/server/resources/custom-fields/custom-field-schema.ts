@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MultilineText, SingleLineText } from '../../http/text-schemas';
 import { ListSchema, Nullable } from '../../http/common-schemas';
 
 /** The type enumeration of the last published API that had custom fields (0.91.0). */
@@ -27,7 +28,7 @@ export const CustomFieldTypeSchema = Type.Unsafe<CustomFieldType>({
 });
 
 // An option longer than a string value could never be selected, so it shares the value limit.
-const OptionsSchema = Type.Array(Type.String({ maxLength: MAX_STRING_VALUE_LENGTH }), {
+const OptionsSchema = Type.Array(SingleLineText({ maxLength: MAX_STRING_VALUE_LENGTH }), {
   minItems: 1,
   maxItems: 50,
   uniqueItems: true,
@@ -52,18 +53,18 @@ export const CustomFieldListSchema = ListSchema(CustomFieldSchema);
 export const CreateCustomFieldBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 50, pattern: NAME_PATTERN }),
   type: CustomFieldTypeSchema,
-  title: Type.Optional(Type.String({ maxLength: 100 })),
-  description: Type.Optional(Type.String({ maxLength: 200 })),
-  placeholder: Type.Optional(Type.String({ maxLength: 100 })),
+  title: Type.Optional(SingleLineText({ maxLength: 100 })),
+  description: Type.Optional(MultilineText({ maxLength: 200 })),
+  placeholder: Type.Optional(SingleLineText({ maxLength: 100 })),
   options: Type.Optional(OptionsSchema),
 });
 
 // null (or an empty string) clears a text attribute; options can only be replaced.
 export const UpdateCustomFieldBody = Type.Object(
   {
-    title: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    placeholder: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    title: Type.Optional(Nullable(SingleLineText({ maxLength: 100 }))),
+    description: Type.Optional(Nullable(MultilineText({ maxLength: 200 }))),
+    placeholder: Type.Optional(Nullable(SingleLineText({ maxLength: 100 }))),
     options: Type.Optional(OptionsSchema),
   },
   { minProperties: 1 },

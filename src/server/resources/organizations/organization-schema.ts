@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SingleLineText } from '../../http/text-schemas';
 import { NullableRoleSchema, Nullable, RoleSchema } from '../../http/common-schemas';
 
 export const OrganizationSchema = Type.Object({
@@ -44,7 +45,7 @@ const EMAIL_DOMAIN_PATTERN =
 
 export const UpdateOrganizationBody = Type.Object(
   {
-    title: Type.Optional(Type.String({ minLength: 2, maxLength: 255 })),
+    title: Type.Optional(SingleLineText({ minLength: 2, maxLength: 255 })),
     emailDomains: Type.Optional(
       Type.Array(Type.String({ maxLength: 253, pattern: EMAIL_DOMAIN_PATTERN }), { maxItems: 100 }),
     ),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SingleLineText } from '../../http/text-schemas';
 import { NullableRoleSchema, Nullable, PositionSchema } from '../../http/common-schemas';
 
 export const VISIBILITIES = [
@@ -51,8 +52,8 @@ export const SpaceSchema = Type.Object({
   }),
 });
 
-export const SpaceTitle = Type.String({ maxLength: 50 });
-export const SpaceEmoji = Type.String({ maxLength: 50 });
+export const SpaceTitle = SingleLineText({ maxLength: 50 });
+export const SpaceEmoji = SingleLineText({ maxLength: 50 });
 
 export const CreateSpaceBody = Type.Object({
   title: Type.Optional(SpaceTitle),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SingleLineText } from '../../http/text-schemas';
 import { PageQuerySchema } from '../../http/common-schemas';
 import { MemberSchema } from '../members/member-serializer';
 import { StringEnum } from '../members/string-enum';
@@ -28,7 +29,7 @@ export const TeamMemberSchema = Type.Object({
 });
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
-export const TeamTitle = Type.String({ minLength: 1, maxLength: 64 });
+export const TeamTitle = SingleLineText({ minLength: 1, maxLength: 64 });
 /** A user id or an e-mail address (e-mails are at most 320 characters). */
 const UserRef = Type.String({ minLength: 1, maxLength: 320 });
 // Bulk bodies are bounded so one request cannot hold the database for long.
