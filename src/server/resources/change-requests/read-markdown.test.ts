@@ -29,6 +29,11 @@ describe('readMarkdown', () => {
       '# \n\nEmpty heading\n',
       '  # Indented\n',
       '# Title\r\n\r\nWindows\r\n',
+      '# Title   \r\nspaces before CRLF\n',
+      `# a${' '.repeat(1000)}*\n`,
+      `# a${' '.repeat(1000)}b\n`,
+      '# Only line, no newline  ',
+      '# Lone\rreturn\n',
     ];
     for (const markdown of samples) {
       expect(readMarkdown(markdown).title, markdown).toBe(readPageMarkdown(markdown).title);
