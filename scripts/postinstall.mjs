@@ -1,10 +1,19 @@
-// Electron's own install script (denied in package.json's allowScripts) downloads its binary from
-// the internet. We try it here instead so an offline machine still finishes `npm install`: the
-// server, the CLI, the tests and `electron-vite build` need only the package, not the binary.
+// Runs after `npm install`: bundles the `quire` CLI, then fetches Electron's binary. Electron's own
+// install script (denied in package.json's allowScripts) downloads it from the internet. We try it
+// here instead so an offline machine still finishes `npm install`: the server, the CLI, the tests
+// and `electron-vite build` need only the package, not the binary.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { buildCli } from './build-cli.mjs';
+
+// First the `quire` bundle (out/cli): without it the CLI still runs, through tsx, only slower.
+try {
+  await buildCli();
+} catch (error) {
+  console.log(`quire: could not bundle the CLI (${error.message}); \`quire\` runs through tsx.`);
+}
 
 const require = createRequire(import.meta.url);
 let electronDir;

@@ -1,10 +1,12 @@
 // `npm run bench:sync`: the desktop sync engine against the Quire server (each in a child process
 // of its own): the initial mirror of a large space against the same files and cache rows written
 // directly, a sync with nothing changed over 200 spaces, and the push side: save-to-server latency
-// under the watch loop, a burst of 1,000 edited files, and a drain against a rate-limited server.
+// under the watch loop, a burst of 1,000 edited files, a drain against a rate-limited server, and
+// whole `quire` processes (sync --once, status, --help) on the demo workspace.
 // See SYNC_USAGE for flags.
 import { parseArgs } from 'node:util';
 import { runBenchmark } from './bench-runner';
+import { cliProcessScenarios } from './cli-process-scenarios';
 import { pushScenarios } from './push-scenarios';
 import { syncScenarios } from './sync-scenarios';
 
@@ -12,7 +14,8 @@ const SYNC_USAGE = `Usage: npm run bench:sync -- [options]
   --quick             a 500-page space, one initial mirror and 3 unchanged syncs, 20 saves,
                       a burst of 200 files and a drain of 50, for a fast check
   --only <text>       run only the scenarios whose name contains <text> (case-insensitive):
-                      "initial mirror", "200 spaces", "latency", "burst" or "retry-after"
+                      "initial mirror", "200 spaces", "latency", "burst", "retry-after" or
+                      "quire processes" (sync --once, status and --help as whole processes)
   -h, --help          this text`;
 
 /** The shared runner also takes the load flags of bench:server; they mean nothing here. */
@@ -41,7 +44,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${SYNC_USAGE}\n`);
     return 0;
   }
-  return runBenchmark('sync', [...syncScenarios, ...pushScenarios], argv);
+  return runBenchmark('sync', [...syncScenarios, ...pushScenarios, ...cliProcessScenarios], argv);
 }
 
 main().then(
