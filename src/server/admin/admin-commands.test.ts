@@ -39,6 +39,7 @@ describe('AdminCommands', () => {
       [{ id: 'u-ada', displayName: 'Other', email: 'other@example.test' }, /User u-ada already/],
       [{ displayName: 'X', email: 'not-an-email' }, /is not an e-mail address/],
       [{ displayName: '  ', email: 'x@example.test' }, /--name must be 1 to 255/],
+      [{ displayName: 'Bell\u0007', email: 'x@example.test' }, /--name must not contain control/],
       [{ id: 'bad/id', displayName: 'X', email: 'x@example.test' }, /--id bad\/id must be/],
     ];
     for (const [input, message] of cases) {
@@ -83,6 +84,9 @@ describe('AdminCommands', () => {
       /Organization o-1 already exists/,
     );
     expect(() => admin.createOrganization({ title: 'A' })).toThrow(/--title must be 2 to 255/);
+    expect(() => admin.createOrganization({ title: 'Acme\u0000' })).toThrow(
+      /--title must not contain control characters/,
+    );
     expect(() => admin.addMember('o-1', 'u-1', 'owner')).toThrow(/--role must be one of read/);
     expect(() => admin.addMember('o-ghost', 'u-1', 'read')).toThrow(/o-ghost does not exist/);
     expect(() => admin.addMember('o-1', 'u-ghost', 'read')).toThrow(/u-ghost does not exist/);

@@ -3,6 +3,7 @@ import { ROLES } from '../auth/roles';
 import { generateToken, hashToken } from '../auth/token-hash';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open-database';
+import { isSingleLineText } from '../http/text-schemas';
 import { newId } from '../ids';
 
 export class AdminError extends Error {
@@ -32,6 +33,8 @@ export class AdminCommands {
     checkId(input.id);
     if (!input.displayName.trim() || input.displayName.length > 255)
       throw new AdminError('--name must be 1 to 255 characters');
+    if (!isSingleLineText(input.displayName))
+      throw new AdminError('--name must not contain control characters');
     if (!/^[^@\s]+@[^@\s]+$/.test(input.email))
       throw new AdminError(`--email ${input.email} is not an e-mail address`);
     if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(input.email)) {
@@ -67,6 +70,8 @@ export class AdminCommands {
     checkId(input.id);
     if (input.title.length < 2 || input.title.length > 255)
       throw new AdminError('--title must be 2 to 255 characters');
+    if (!isSingleLineText(input.title))
+      throw new AdminError('--title must not contain control characters');
     const id = input.id ?? newId();
     if (this.db.prepare('SELECT 1 FROM organizations WHERE id = ?').get(id)) {
       throw new AdminError(`Organization ${id} already exists`);

@@ -63,6 +63,11 @@ export const Slug = Type.String({ minLength: 1, maxLength: 100, pattern: SLUG_PA
 
 const singleLine = new RegExp(SINGLE_LINE_PATTERN);
 
+/** Whether `text` holds no control character and no unpaired surrogate (SingleLineText's rule). */
+export function isSingleLineText(text: string): boolean {
+  return singleLine.test(text);
+}
+
 /**
  * Why a page title that no schema saw (from frontmatter, a leading `# Heading`, an import) is
  * refused, in the words of the schema's messages, or undefined when it is fine.
@@ -76,6 +81,6 @@ export function pageTitleProblem(title: string): string | undefined {
     }
   }
   if (length === 0) return 'must NOT have fewer than 1 characters';
-  if (!singleLine.test(title)) return PATTERN_RULES[SINGLE_LINE_PATTERN];
+  if (!isSingleLineText(title)) return PATTERN_RULES[SINGLE_LINE_PATTERN];
   return undefined;
 }
