@@ -24,7 +24,10 @@ beforeAll(async () => {
   const address = site.address();
   siteUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const fixture = testFixture();
-  fixture.organizations[0]!.spaces!.push({ id: 's-legacy', title: 'Legacy', pages: [] });
+  fixture.organizations[0]!.spaces!.push(
+    { id: 's-legacy', title: 'Legacy', pages: [] },
+    { id: 's-legacy-pages', title: 'Legacy pages', pages: [] },
+  );
   t = await startTestServer({ fixture, config: { allowPrivateUrls: true } });
 });
 afterAll(async () => {
@@ -171,6 +174,38 @@ describe('download URLs of any stored name', () => {
       const disposition = response.headers.get('content-disposition') ?? '';
       const encoded = /filename\*=UTF-8''(.*)$/.exec(disposition)?.[1] ?? '';
       expect(decodeURIComponent(encoded)).toBe(wellFormed(name));
+    }
+  });
+});
+
+describe('page URLs of any stored slug', () => {
+  it('percent-encodes a slug stored before slugs were checked, so urls.app names its page', async () => {
+    const store = new RevisionStore(t.db);
+    const now = new Date().toISOString();
+    const slugs = ['?x', '#y', 'a b', 'ünï', '%', 'fine-slug'];
+    const tree: RevisionTree = {
+      pages: slugs.map((slug, i) => ({
+        id: `p-old-${i}`,
+        type: 'document' as const,
+        title: `Old ${i}`,
+        slug,
+        documentId: `d-old-${i}`,
+        createdAt: now,
+        updatedAt: now,
+        pages: [],
+      })),
+      files: [],
+    };
+    const revision = store.create('s-legacy-pages', tree, [], 'edits', now);
+    t.db.prepare('UPDATE spaces SET revision_id = ? WHERE id = ?').run(revision, 's-legacy-pages');
+    const { data } = await t.client(TOKENS.ada).spaces.listPages('s-legacy-pages');
+    for (const [i, slug] of slugs.entries()) {
+      const page = data.pages.find((item) => item.id === `p-old-${i}`)!;
+      const app = (page as { urls: { app: string } }).urls.app;
+      const url = new URL(app);
+      expect(url.search, app).toBe('');
+      expect(url.hash, app).toBe('');
+      expect(decodeURIComponent(url.pathname.split('/').pop()!)).toBe(slug);
     }
   });
 });

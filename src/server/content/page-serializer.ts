@@ -108,7 +108,7 @@ function pageOf(page: StoredPage, walk: Walk, parentPath: string): ApiPage {
     result['path'] = path;
     if (page.description) result['description'] = page.description;
     if (page.documentId) result['documentId'] = page.documentId;
-    result['urls'] = { app: walk.appPrefix + path };
+    result['urls'] = { app: walk.appPrefix + urlPath(path) };
     if (page.layout) result['layout'] = page.layout;
     if (page.cover) result['cover'] = page.cover;
   }
@@ -129,6 +129,19 @@ function pageOf(page: StoredPage, walk: Walk, parentPath: string): ApiPage {
     else if (walk.options.document) result['document'] = walk.options.document(page.body ?? '');
   }
   return result;
+}
+
+/**
+ * A page path as URL path segments. Slugs are checked (letters, digits, `.`, `_`, `-`) and pass
+ * as they are; one stored before slugs were checked (a fixture's `?x`, `a b`) is percent-encoded
+ * so the URL still names the page instead of starting a query or a fragment.
+ */
+function urlPath(path: string): string {
+  if (/^[A-Za-z0-9._~/-]*$/.test(path)) return path;
+  return path
+    .split('/')
+    .map((segment) => encodeURIComponent(wellFormed(segment)))
+    .join('/');
 }
 
 /** Finds a page anywhere in the tree with its parent path (for single-page reads). */
