@@ -5,6 +5,7 @@ import { dirname, join, posix } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash } from '../../src/main/cache/content-hash';
 import { openCacheDatabase, type CacheDb } from '../../src/main/cache/open-cache-database';
 import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
@@ -20,16 +21,20 @@ import { readTree, treeAsText } from './sync-test-kit';
  *
  * Each run gets a fresh copy of a small space (a handful of pages), a fresh cache and folder, and
  * plays random commands: local edits, creates (in subfolders too), deletes and moves of page
- * files; edits and inserts by another user through the API (change requests merged on main);
- * syncs with injected faults (429 with Retry-After, 500, timeouts, responses dropped after the
- * server applied the change) and crashes (the engine is abandoned at a chosen request, before or
- * after the server applied it, and a new one opened over the same cache file and folder).
+ * files; new images referenced from a page; edits and inserts by another user through the API
+ * (change requests merged on main); the user merging the working change request; syncs with
+ * injected faults (429 with Retry-After, 500, timeouts, responses dropped after the server
+ * applied the change) and crashes (the engine is abandoned at a chosen request, before or after
+ * the server applied it, and a new one opened over the same cache file and folder); and a fresh
+ * home on the existing folder (the cache deleted, a new one logged in and synced over the folder).
  *
  * Then it settles (no faults, a few syncs; mass deletions confirmed and the working change request
  * merged, as the user would) and checks:
  * - nothing lost: every local edit still current (each carries a unique marker line) is on the
  *   server, or kept in its file with a problem or conflict recorded for it, or still in the outbox;
- * - no duplicates: page ids unique, and no marker (one per local write) in two pages;
+ * - no duplicates: page ids unique, no marker (one per local write) in two pages, and no file
+ *   twice on main or in a working change request (each image has a name and bytes of its own);
+ * - nothing lost for images either: each image is on the server, queued, or reported;
  * - when nothing is left to report, the folder is exactly what a fresh sync of the server writes;
  * - no request went out before an injected Retry-After expired.
  *
@@ -99,6 +104,8 @@ function fixture(): Fixture {
 // --- one run's system ---------------------------------------------------------------------------
 
 const LOCAL_MARK = /Local edit (m\d+)\./g;
+/** The start of a PNG file; each image adds bytes of its own after it. */
+const PNG_HEADER = Buffer.from('89504e470d0a1a0a', 'hex');
 
 interface Real {
   spaceId: string;
@@ -116,6 +123,8 @@ interface Real {
   creates: number;
   /** Local edits still current: marker → its line. */
   live: Map<string, string>;
+  /** Images written locally (never removed by a command): file name → bytes. */
+  images: Map<string, Buffer>;
   /** Every marker ever written locally. */
   written: Set<string>;
   /** What happened, for failure messages. */
@@ -177,19 +186,24 @@ async function newRun(): Promise<Real> {
     remoteEdits: 0,
     creates: 0,
     live: new Map(),
+    images: new Map(),
     written: new Set(),
     trace: [],
     earlyCalls: [],
   };
-  // Only this run's space is synced (earlier runs' copies are deleted, the template stays).
-  await real.engine.refreshSpaces();
-  for (const space of real.engine.status()) {
-    real.engine.setSpaceEnabled(space.id, space.id === real.spaceId);
-  }
+  await enableOnlyThisRun(real);
   const first = await real.engine.syncOnce();
   expect(first.errors).toEqual([]);
   expect(existsSync(spaceRoot(real))).toBe(true);
   return real;
+}
+
+/** Only this run's space is synced (earlier runs' copies are deleted, the template stays). */
+async function enableOnlyThisRun(real: Real): Promise<void> {
+  await real.engine.refreshSpaces();
+  for (const space of real.engine.status()) {
+    real.engine.setSpaceEnabled(space.id, space.id === real.spaceId);
+  }
 }
 
 async function endRun(real: Real): Promise<void> {
@@ -229,7 +243,7 @@ function markersIn(text: string): string[] {
 }
 
 /** Writes as the user would, creating folders on the way. */
-function userWrite(real: Real, relative: string, text: string): void {
+function userWrite(real: Real, relative: string, text: string | Buffer): void {
   const absolute = join(spaceRoot(real), relative);
   mkdirSync(dirname(absolute), { recursive: true });
   writeFileSync(absolute, text);
@@ -327,6 +341,74 @@ class LocalMove implements Cmd {
   toString = () => `move(${this.pick}, ${this.folderPick}${this.rename ? ', rename' : ''})`;
 }
 
+/** A new image under .gitbook/assets/, referenced from a page rewritten as LocalEdit does. */
+class LocalImage implements Cmd {
+  constructor(readonly pick: number) {}
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    const files = pageFiles(real);
+    if (files.length === 0) return;
+    const path = files[this.pick % files.length]!;
+    const before = readFileSync(join(spaceRoot(real), path), 'utf8');
+    const title = /^# (.+)$/m.exec(before)?.[1] ?? 'Page';
+    const name = `img${real.images.size + 1}.png`;
+    const bytes = Buffer.concat([PNG_HEADER, Buffer.from(`image ${name} of ${real.spaceId}`)]);
+    userWrite(real, `.gitbook/assets/${name}`, bytes);
+    real.images.set(name, bytes);
+    const target = posix.relative(posix.dirname(path), `.gitbook/assets/${name}`);
+    const { marker, line } = newMarker(real);
+    forget(real, before);
+    userWrite(real, path, `# ${title}\n\n${line}\n\n![${name}](${target})\n`);
+    real.live.set(marker, line);
+    real.trace.push(`image ${name} in ${path} → ${marker}`);
+  }
+  toString = () => `image(${this.pick})`;
+}
+
+/** The user merges this device's working change request on the server (as in the web app). */
+class MergeWorking implements Cmd {
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    real.trace.push(`merged working change requests: ${await mergeWorking(real)}`);
+  }
+  toString = () => 'merge-working';
+}
+
+/**
+ * The Quire home is deleted and a new one logs in to the same folder, then syncs: every file
+ * must be matched to its page or file by content. As a user would, the old home's edits are
+ * brought to the server first (synced, working change request merged); when one cannot be merged
+ * the home is kept (a new home cannot know what an unmerged change request holds). `editFirst`:
+ * a page edited while no home was there, which the new home must neither lose nor overwrite.
+ */
+class FreshHome implements Cmd {
+  constructor(
+    readonly editFirst: boolean,
+    readonly pick: number,
+  ) {}
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    await cleanSync(real);
+    const merged = await mergeWorking(real);
+    await cleanSync(real);
+    if ((await openWorkingChangeRequests(real)).length > 0) {
+      real.trace.push(`fresh home skipped: working change request not merged (${merged})`);
+      return;
+    }
+    // Nothing syncs between the edit and the new home's first sync.
+    if (this.editFirst) await new LocalEdit(this.pick, false).run({}, real);
+    real.cache.close();
+    rmSync(real.home, { recursive: true, force: true });
+    mkdirSync(real.home);
+    Object.assign(real, openEngine(real));
+    await enableOnlyThisRun(real);
+    real.transport.arm(new Map());
+    const report = await real.engine.syncOnce();
+    real.trace.push(`fresh home (merged ${merged}), first sync: ${summary(report)}`);
+  }
+  toString = () => `fresh-home(${this.editFirst ? `edit ${this.pick}` : 'as is'})`;
+}
+
 /** Another user changes main: a page's content, or a new page, through a merged change request. */
 class RemoteChange implements Cmd {
   constructor(
@@ -351,6 +433,10 @@ class RemoteChange implements Cmd {
       );
       if (pages.length === 0) return;
       const page = pages[this.pick % pages.length]!;
+      // A local edit merged on main (the user merged the working change request) is delivered:
+      // the other user's edit replaces it there, as it may.
+      const current = (await serverPages(real)).find((p) => p.id === page.id)?.markdown ?? '';
+      forget(real, current);
       change = {
         operation: 'update_page' as const,
         page: page.id,
@@ -422,6 +508,9 @@ const faultArb = fc.constantFrom<FetchFault>(
   'crash-after',
 );
 const commandArbs = [
+  fc.nat().map((pick) => new LocalImage(pick)),
+  fc.constant(new MergeWorking()),
+  fc.tuple(fc.boolean(), fc.nat()).map(([edit, pick]) => new FreshHome(edit, pick)),
   fc
     .tuple(fc.nat(), fc.boolean())
     .map(([pick, retitle]) => new LocalEdit(pick, retitle && pick % 4 === 0)),
@@ -452,6 +541,16 @@ async function openWorkingChangeRequests(real: Real): Promise<{ id: string; revi
     found.push(...(data.items as { id: string; revision: string; subject?: string }[]));
   }
   return found.filter((cr) => cr.subject === `Edits from ${DEVICE}`);
+}
+
+/** Merges this device's open working change requests as the user; their results, listed. */
+async function mergeWorking(real: Real): Promise<string> {
+  const results: string[] = [];
+  for (const cr of await openWorkingChangeRequests(real)) {
+    const { data } = await t.client(ME).spaces.mergeChangeRequest(real.spaceId, cr.id);
+    results.push(String((data as { result?: string }).result));
+  }
+  return results.join(', ') || 'none';
 }
 
 function outboxCount(real: Real): number {
@@ -501,6 +600,18 @@ async function serverPages(real: Real, revisionId?: string): Promise<ServerPage[
     title: page.title,
     markdown: page.markdown ?? '',
   }));
+}
+
+/** The file names of main, or of another revision (a change request's). */
+async function serverFileNames(real: Real, revisionId?: string): Promise<string[]> {
+  const { data: space } = await t.client(OTHER).spaces.getSpaceById(real.spaceId);
+  const { data } = await t
+    .client(OTHER)
+    .spaces.listFilesInRevisionById(
+      real.spaceId,
+      revisionId ?? (space as { revision: string }).revision,
+    );
+  return (data.items as { name: string }[]).map((file) => file.name);
 }
 
 /** Paths the cache records a problem or conflict for (any table with space and path columns). */
@@ -565,6 +676,16 @@ async function checkOracle(real: Real): Promise<void> {
 
   // Nothing lost.
   const reported = reportedPaths(real);
+  // A file in an open conflict is held back by its bytes wherever the user moves it.
+  const heldBack = new Set(
+    (
+      real.cache
+        .prepare(
+          'SELECT local_hash FROM conflicts WHERE resolved_at IS NULL AND local_hash IS NOT NULL',
+        )
+        .all() as { local_hash: string }[]
+    ).map((row) => row.local_hash),
+  );
   const outbox = (real.cache.prepare('SELECT payload FROM outbox').all() as { payload: string }[])
     .map((row) => row.payload)
     .join('\n');
@@ -573,7 +694,9 @@ async function checkOracle(real: Real): Promise<void> {
     if (onServer) continue;
     if (outbox.includes(line)) continue;
     const files = [...tree].filter(([, bytes]) => bytes.toString('utf8').includes(line));
-    const keptWithProblem = files.some(([path]) => reported.has(path));
+    const keptWithProblem = files.some(
+      ([path, bytes]) => reported.has(path) || heldBack.has(contentHash(bytes)),
+    );
     expect(
       keptWithProblem,
       `local edit ${marker} is lost: not on the server, not in the outbox, ` +
@@ -581,6 +704,35 @@ async function checkOracle(real: Real): Promise<void> {
         `\nfolder: ${JSON.stringify(treeAsText(tree), null, 1)}` +
         `\nserver: ${JSON.stringify(pages, null, 1)}` +
         `\nproblems: ${JSON.stringify(real.engine.status().find((s) => s.id === real.spaceId)?.problems)}${context()}`,
+    ).toBe(true);
+  }
+
+  // Images: never uploaded twice (on main, or in a working change request), never lost.
+  const mainFiles = await serverFileNames(real);
+  const revisions = [
+    { where: 'main', names: mainFiles },
+    ...(await Promise.all(
+      working.map(async (cr) => ({
+        where: `change request ${cr.id}`,
+        names: await serverFileNames(real, cr.revision),
+      })),
+    )),
+  ];
+  for (const { where, names } of revisions) {
+    expect(
+      [...names].sort(),
+      `a file is twice on ${where}: ${names.join(', ')}${context()}`,
+    ).toEqual([...new Set(names)].sort());
+  }
+  for (const [name, bytes] of real.images) {
+    const path = `.gitbook/assets/${name}`;
+    if (revisions.some(({ names }) => names.includes(name))) continue;
+    if (outbox.includes(bytes.toString('base64'))) continue;
+    expect(
+      reported.has(path),
+      `image ${name} is lost: not on the server, not in the outbox, ` +
+        `${tree.get(path)?.equals(bytes) ? 'in its file' : 'not in its file'} with no problem recorded` +
+        `\nserver files: ${mainFiles.join(', ')}${context()}`,
     ).toBe(true);
   }
 
