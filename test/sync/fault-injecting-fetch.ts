@@ -26,6 +26,12 @@ export interface FaultInjectingFetchOptions {
   retryAfterSeconds: number;
   /** The rate limiter's clock (epoch ms), to check that no call is sent before a pause ends. */
   now: () => number;
+  /**
+   * A server-side rule, whatever is armed: a content update whose body contains this text is
+   * refused with a 400 that names no change (the server applies nothing of the batch), as a
+   * server refusing one page of a batch for a reason of its own would.
+   */
+  refuseBatchesContaining?: string;
 }
 
 export class FaultInjectingFetch {
@@ -65,6 +71,17 @@ export class FaultInjectingFetch {
     const line = `${n} ${method} ${url.pathname}${fault ? ` !${fault}` : ''}`;
     this.log.push(line);
     if (this.options.now() < this.blockedUntil) this.earlyCalls.push(line);
+    const refused = this.options.refuseBatchesContaining;
+    if (
+      refused !== undefined &&
+      method === 'POST' &&
+      /\/change-requests\/[^/]+\/content$/.test(url.pathname) &&
+      typeof init?.body === 'string' &&
+      init.body.includes(refused)
+    ) {
+      this.log.push(`${n} refused (injected rule)`);
+      return errorResponse(400, 'This batch cannot be applied here (injected refusal)');
+    }
     switch (fault) {
       case undefined:
         return fetch(input, init);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/main/cache/content-hash';
 import { openCacheDatabase, type CacheDb } from '../../src/main/cache/open-cache-database';
+import { Outbox } from '../../src/main/outbox/outbox';
 import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import { SyncEngine, type SyncReport } from '../../src/main/sync/sync-engine';
@@ -104,6 +105,10 @@ function fixture(): Fixture {
 // --- one run's system ---------------------------------------------------------------------------
 
 const LOCAL_MARK = /Local edit (m\d+)\./g;
+/** A line the server refuses in any batch (the injected rule), naming no change of it. */
+const POISON = 'Refused by the server.';
+/** An emoji over the server's 50 characters: a refusal that names its change. */
+const LONG_EMOJI = 'e'.repeat(60);
 /** The start of a PNG file; each image adds bytes of its own after it. */
 const PNG_HEADER = Buffer.from('89504e470d0a1a0a', 'hex');
 
@@ -146,7 +151,11 @@ const other = () => t.client(OTHER).spaces;
 function openEngine(real: Pick<Real, 'cacheFile' | 'folder' | 'clock'>) {
   const cache = openCacheDatabase(real.cacheFile);
   const now = () => real.clock.now;
-  const transport = new FaultInjectingFetch({ retryAfterSeconds: 3, now });
+  const transport = new FaultInjectingFetch({
+    retryAfterSeconds: 3,
+    now,
+    refuseBatchesContaining: POISON,
+  });
   const client = new WorkspaceClient({
     endpoint: t.url,
     token: ME,
@@ -365,6 +374,84 @@ class LocalImage implements Cmd {
   toString = () => `image(${this.pick})`;
 }
 
+/**
+ * A new page the server refuses: one its rule refuses whole batches for (`poison`, naming no
+ * change) or one with a field over its limit (the refusal names it). Nothing else may be held
+ * back by it.
+ */
+class LocalRefusedCreate implements Cmd {
+  constructor(
+    readonly folderPick: number,
+    readonly poison: boolean,
+  ) {}
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    const folders = folderChoices(real);
+    const folder = folders[this.folderPick % folders.length]!;
+    const n = ++real.creates;
+    const path = folder === '' ? `refused${n}.md` : `${folder}/refused${n}.md`;
+    if (existsSync(join(spaceRoot(real), path))) return;
+    const { marker, line } = newMarker(real);
+    const text = this.poison
+      ? `# Refused${n}\n\n${line}\n\n${POISON}\n`
+      : `---\nemoji: ${LONG_EMOJI}\n---\n\n# Refused${n}\n\n${line}\n`;
+    userWrite(real, path, text);
+    real.live.set(marker, line);
+    real.trace.push(`refused create ${path} (${this.poison ? 'poison' : 'emoji'}) → ${marker}`);
+  }
+  toString = () => `refused-create(${this.folderPick}, ${this.poison ? 'poison' : 'emoji'})`;
+}
+
+/** Two new files whose names differ only in Unicode form (NFC and NFD). */
+class LocalTwins implements Cmd {
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    const n = ++real.creates;
+    for (const name of [`Caf\u00e9${n}.md`, `Cafe\u0301${n}.md`]) {
+      const { marker, line } = newMarker(real);
+      userWrite(real, name, `# Twin${n}\n\n${line}\n`);
+      real.live.set(marker, line);
+      real.trace.push(`twin ${JSON.stringify(name)} → ${marker}`);
+    }
+  }
+  toString = () => 'twins';
+}
+
+/** A new folder with its README.md and a page inside, in one go. */
+class LocalNewFolder implements Cmd {
+  constructor(readonly folderPick: number) {}
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    const folders = folderChoices(real).filter((folder) => folder !== 'topic');
+    const parent = folders[this.folderPick % folders.length]!;
+    const n = ++real.creates;
+    const folder = parent === '' ? `section${n}` : `${parent}/section${n}`;
+    if (existsSync(join(spaceRoot(real), folder))) return;
+    for (const [path, title] of [
+      [`${folder}/README.md`, `Section${n}`],
+      [`${folder}/child${n}.md`, `Child${n}`],
+    ] as const) {
+      const { marker, line } = newMarker(real);
+      userWrite(real, path, `# ${title}\n\n${line}\n`);
+      real.live.set(marker, line);
+      real.trace.push(`new folder ${path} → ${marker}`);
+    }
+  }
+  toString = () => `new-folder(${this.folderPick})`;
+}
+
+/** What `sync --watch` runs on a burst of file events: the push side only (no listing, no pull). */
+class WatchPush implements Cmd {
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    real.clock.now += 1_000;
+    real.transport.arm(new Map());
+    const report = await real.engine.pushOnce();
+    real.trace.push(`watch push: ${summary(report)} [${real.transport.log.join(', ')}]`);
+  }
+  toString = () => 'watch-push';
+}
+
 /** The user merges this device's working change request on the server (as in the web app). */
 class MergeWorking implements Cmd {
   check = () => true;
@@ -508,6 +595,10 @@ const faultArb = fc.constantFrom<FetchFault>(
   'crash-after',
 );
 const commandArbs = [
+  fc.tuple(fc.nat(), fc.boolean()).map(([pick, poison]) => new LocalRefusedCreate(pick, poison)),
+  fc.constant(new LocalTwins()),
+  fc.nat().map((pick) => new LocalNewFolder(pick)),
+  fc.constant(new WatchPush()),
   fc.nat().map((pick) => new LocalImage(pick)),
   fc.constant(new MergeWorking()),
   fc.tuple(fc.boolean(), fc.nat()).map(([edit, pick]) => new FreshHome(edit, pick)),
@@ -557,6 +648,15 @@ function outboxCount(real: Real): number {
   return (real.cache.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n;
 }
 
+/** Changes the outbox could still send: neither refused nor held by a refused insert. */
+function sendableCount(real: Real): number {
+  return outboxOf(real).unsent(real.spaceId);
+}
+
+function outboxOf(real: Real): Outbox {
+  return new Outbox({ db: real.cache, clock: { now: () => new Date(real.clock.now) } });
+}
+
 /** Faults off: syncs, confirms held-back deletions and merges the working change request. */
 async function settle(real: Real): Promise<void> {
   for (let round = 0; round < 4; round++) {
@@ -577,7 +677,7 @@ async function settle(real: Real): Promise<void> {
     await cleanSync(real);
     await cleanSync(real);
     const merged = results.filter((result) => result === 'merge').length;
-    if (merged === 0 && outboxCount(real) === 0) return;
+    if (merged === 0 && sendableCount(real) === 0) return;
   }
 }
 
@@ -733,6 +833,23 @@ async function checkOracle(real: Real): Promise<void> {
       `image ${name} is lost: not on the server, not in the outbox, ` +
         `${tree.get(path)?.equals(bytes) ? 'in its file' : 'not in its file'} with no problem recorded` +
         `\nserver files: ${mainFiles.join(', ')}${context()}`,
+    ).toBe(true);
+  }
+
+  // A refusal holds back only what needs it: every change left waiting is held by a refused
+  // insert, and every refused change is one the server refuses.
+  const box = outboxOf(real);
+  const held = new Set(box.held(real.spaceId).map(({ item }) => item.id));
+  const blocked = box.pending(real.spaceId).filter((item) => !held.has(item.id));
+  expect(
+    blocked.map((item) => `${item.kind} ${item.localKey ?? item.pageId}`),
+    `changes left waiting, held by no refusal${context()}`,
+  ).toEqual([]);
+  for (const refused of box.failed(real.spaceId)) {
+    const text = JSON.stringify(refused);
+    expect(
+      text.includes(POISON) || text.includes(LONG_EMOJI),
+      `a change the server accepts was refused: ${text}${context()}`,
     ).toBe(true);
   }
 

@@ -131,6 +131,11 @@ export interface ClassifyResult {
   problems: LocalProblem[];
   /** Page files that moved (including moves that needed no change, like `x.md` → `x/README.md`). */
   moves: PageMove[];
+  /**
+   * Every page this pass deletes: those with a delete_page of their own and those deleted with a
+   * deleted parent (their files are gone too), so the caller records each file's deletion.
+   */
+  deleted?: string[];
   /** `applied`: an edited SUMMARY.md was read; `invalid`: it could not be, and changed nothing. */
   summary: 'unchanged' | 'applied' | 'invalid';
 }
@@ -723,7 +728,7 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
     });
   }
 
-  return { guard: null, changes, problems, moves, summary: summaryState };
+  return { guard: null, changes, problems, moves, deleted: [...deleted], summary: summaryState };
 }
 
 // --- twins -----------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ import type { Outbox } from '../outbox/outbox';
 import type { OutboxChange, OutboxPageFields, OutboxPageRef } from '../outbox/outbox-change';
 import type { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { LocalEdit, LocalEdits } from './local-edits';
+import { problemText } from './problem-text';
 import { RefusedChanges } from './refused-changes';
 import type { RemotePage } from './sync-ports';
 
@@ -109,7 +110,7 @@ export class SpacePusher {
       signal?: AbortSignal;
     } = {},
   ): Promise<PushSpaceResult> {
-    const { db, index, edits, outbox, state } = this.deps;
+    const { db, edits, outbox, state } = this.deps;
     const result: PushSpaceResult = {
       queued: 0,
       pushed: 0,
@@ -117,20 +118,10 @@ export class SpacePusher {
       stopped: 'drained',
       problems: [],
     };
-    const view = edits.overlay(space.id, index.entries(space.id));
-    // New pages queued but not acknowledged yet are pages to the classifier too (see
-    // queuedPageId), so editing, moving or deleting them, or deleting their parent, before the
-    // insert is sent updates or re-places the queued insert instead of being refused or lost.
-    const editRows = withQueuedPageIds(edits.list(space.id));
-    const classView = viewWithQueuedPages(view, editRows);
-    const scan = withoutHeld(
-      await scanSpaceFolder({
-        spaceRoot,
-        index: classView,
-        ignore: this.deps.ignore,
-        maxFileBytes: MAX_PUSHED_MARKDOWN_BYTES,
-        pending: index.pendingWrites(space.id),
-      }),
+    const { view, editRows, classView, scan } = await scanForPush(
+      this.deps,
+      space.id,
+      spaceRoot,
       options.held,
     );
     const allowMassDelete = state.get(ALLOW_MASS_DELETE_KEY(space.id)) === '1';
@@ -177,7 +168,7 @@ export class SpacePusher {
         kind: 'not-pushed',
         path: problem.path === '' ? null : problem.path,
         pageId: problem.pageId ?? null,
-        message: `${problem.path || 'the space folder'}: ${problem.message}`,
+        message: problemText(problem.path || 'the space folder', problem.message),
       });
     }
     if (classified.guard !== null) {
@@ -189,7 +180,8 @@ export class SpacePusher {
         pageId: null,
         message:
           classified.guard === 'mass-delete'
-            ? `${classified.message ?? 'Too many pages would be deleted'}; nothing was pushed (run \`quire confirm-deletes ${space.id}\` to push the deletions)`
+            ? // The classifier's message already says that nothing was pushed.
+              `${classified.message ?? 'Too many pages would be deleted; nothing was pushed until you confirm'}: run \`quire confirm-deletes ${space.id}\` to push the deletions`
             : (classified.message ?? 'The space folder is missing; nothing was pushed'),
       });
       return result;
@@ -325,6 +317,41 @@ export class SpacePusher {
       result.written.push(edit.path);
     }
   }
+}
+
+/**
+ * What a push pass compares the folder with, and the scan itself (size and mtime first, a hash
+ * only when they moved). `quire status` runs it alone, read-only, to find edits made since the
+ * last sync.
+ */
+export async function scanForPush(
+  deps: Pick<SpacePusherDeps, 'index' | 'edits' | 'ignore'>,
+  spaceId: string,
+  spaceRoot: string,
+  held: ReadonlyMap<string, string | null> | undefined,
+): Promise<{
+  view: FileIndexEntry[];
+  editRows: LocalEdit[];
+  classView: FileIndexEntry[];
+  scan: ScanResult;
+}> {
+  const view = deps.edits.overlay(spaceId, deps.index.entries(spaceId));
+  // New pages queued but not acknowledged yet are pages to the classifier too (see
+  // queuedPageId), so editing, moving or deleting them, or deleting their parent, before the
+  // insert is sent updates or re-places the queued insert instead of being refused or lost.
+  const editRows = withQueuedPageIds(deps.edits.list(spaceId));
+  const classView = viewWithQueuedPages(view, editRows);
+  const scan = withoutHeld(
+    await scanSpaceFolder({
+      spaceRoot,
+      index: classView,
+      ignore: deps.ignore,
+      maxFileBytes: MAX_PUSHED_MARKDOWN_BYTES,
+      pending: deps.index.pendingWrites(spaceId),
+    }),
+    held,
+  );
+  return { view, editRows, classView, scan };
 }
 
 /**
@@ -786,6 +813,13 @@ function editsOf(
       mtimeMs: null,
     });
   };
+  // Pages deleted along with a deleted parent get no change of their own but are gone all the
+  // same: without their deletion recorded, the tree rebuilt for the next push would lift them out
+  // of their parent like pages moved out first, and delete them a second time.
+  for (const pageId of classified.deleted ?? []) {
+    const entry = byPage.get(pageId);
+    if (entry !== undefined) deletion(entry.path, pageId);
+  }
   for (const planned of classified.changes) {
     if (planned.reason === 'delete' && planned.pageId !== undefined) {
       const entry = byPage.get(planned.pageId);
