@@ -4,6 +4,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -255,6 +256,26 @@ describe('a fresh home on an existing folder (defect 5)', () => {
     expect(await drafts(MEDIA)).toEqual([]);
     expect(await fileNames(HANDBOOK)).toEqual(['new.png']);
     expect(await fileNames(MEDIA)).toEqual(['Relevé "final" v2.pdf', 'diagram.png']);
+  });
+
+  it('matches a page file moved meanwhile to its page: the move is pushed, not a new page', async () => {
+    await mirrorThenWipeHome();
+    renameSync(handbook('guides', 'setup.md'), handbook('setup.md'));
+
+    const first = await quire('sync', '--once');
+    expect(first.code, first.stdout).toBe(0);
+    // Not written back where the page was: the file is where the user put it.
+    expect(existsSync(handbook('guides', 'setup.md'))).toBe(false);
+    await syncOk();
+
+    const [working, ...others] = await drafts(HANDBOOK);
+    expect(others).toEqual([]);
+    const { data } = await api().listPagesInChangeRequest(HANDBOOK, working!.id);
+    type Node = { id: string; title: string; pages?: Node[] };
+    const top = (data.pages as Node[]).map((page) => page.id);
+    expect(top).toContain('p-setup');
+    expect(JSON.stringify(data.pages).match(/"Setup"/g)).toHaveLength(1);
+    expect(await fileNames(HANDBOOK, working!.revision)).toEqual(['new.png']);
   });
 
   it('makes a page that differs a conflict, and pushes only the real differences', async () => {

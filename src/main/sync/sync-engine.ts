@@ -992,6 +992,14 @@ export class SyncEngine {
 
     // Files this device uploaded, by the server's id: their bytes are known without a download.
     const uploads = uploadedHashes(localEdits);
+    // A folder this home has never synced (a new home on it): its page files that are at no
+    // page's path, by hash, to be matched with pages whose own path is empty.
+    let strays: Promise<Map<string, string[]>> | undefined;
+    const strayPageFiles = () =>
+      (strays ??=
+        space.syncedRevision === null && folderExisted
+          ? this.unindexedPageFiles(spaceRoot, layoutPaths)
+          : Promise.resolve(new Map<string, string[]>()));
 
     for (const entry of layout) {
       const base = byPath.get(entry.path);
@@ -1079,6 +1087,21 @@ export class SyncEngine {
           conflicts.recordAsset(entry, local.hash);
         }
         continue;
+      }
+      if (local.kind === 'missing' && base === undefined && entry.kind === 'page' && target.hash) {
+        const elsewhere = (await strayPageFiles()).get(target.hash)?.shift();
+        if (elsewhere !== undefined) {
+          // The page's file, moved before this home knew the folder: indexed where the page is,
+          // so the push sends the move instead of writing it back here and a second page there.
+          next.set(entry.path, {
+            ...indexFields(entry),
+            path: entry.path,
+            contentHash: target.hash,
+            size: -1,
+            mtimeMs: -1,
+          });
+          continue;
+        }
       }
       if (local.kind === 'missing' && base !== undefined && target.hash === base.contentHash) {
         // Deleted locally, unchanged remotely: a local deletion waiting to be pushed.
@@ -1277,6 +1300,33 @@ export class SyncEngine {
     })();
     report.toRevision = revisionId;
     return conflicts.needsPush;
+  }
+
+  /**
+   * Markdown files of a space folder outside every layout path (hidden and ignored ones left
+   * out), by content hash: what a home that never synced the folder cannot place by path.
+   */
+  private async unindexedPageFiles(
+    spaceRoot: string,
+    layoutPaths: ReadonlySet<string>,
+  ): Promise<Map<string, string[]>> {
+    const byHash = new Map<string, string[]>();
+    // Editor temp files are never a page's file (the user's own patterns only narrow this).
+    const ignored = createIgnoreRules();
+    const visit = async (relativeDir: string): Promise<void> => {
+      const absolute = relativeDir === '' ? spaceRoot : resolveInside(spaceRoot, relativeDir);
+      for (const item of await readdir(absolute, { withFileTypes: true })) {
+        const relative = relativeDir === '' ? item.name : `${relativeDir}/${item.name}`;
+        if (item.name.startsWith('.') || ignored(relative, item.isDirectory())) continue;
+        if (item.isDirectory()) await visit(relative);
+        else if (item.isFile() && item.name.endsWith('.md') && !layoutPaths.has(relative)) {
+          const hash = contentHash(await readFile(resolveInside(spaceRoot, relative)));
+          byHash.set(hash, [...(byHash.get(hash) ?? []), relative]);
+        }
+      }
+    };
+    await visit('');
+    return byHash;
   }
 
   /**
