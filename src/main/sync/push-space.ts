@@ -820,13 +820,6 @@ function editsOf(
     const entry = byPage.get(pageId);
     if (entry !== undefined) deletion(entry.path, pageId);
   }
-  // Pages deleted along with a deleted parent get no change of their own but are gone all the
-  // same: without their deletion recorded, the tree rebuilt for the next push would lift them out
-  // of their parent like pages moved out first, and delete them a second time.
-  for (const pageId of classified.deleted ?? []) {
-    const entry = byPage.get(pageId);
-    if (entry !== undefined) deletion(entry.path, pageId);
-  }
   for (const planned of classified.changes) {
     if (planned.reason === 'delete' && planned.pageId !== undefined) {
       const entry = byPage.get(planned.pageId);
