@@ -21,6 +21,8 @@ export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 export const FILE_NAME_PATTERN = `^(?!\\.\\.?$)${textOf(`/\\\\${CONTROLS}`)}$`;
 /** What a page path segment may be: reachable by path, never a dot segment (as checkSlug). */
 export const SLUG_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
+/** An absolute http(s) address (with `format: 'uri'`): where a browser is sent. */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 
 /** The rule each pattern enforces, in words, for 400 messages (see validationMessage). */
 const PATTERN_RULES: Readonly<Record<string, string>> = {
@@ -33,6 +35,7 @@ const PATTERN_RULES: Readonly<Record<string, string>> = {
     'must be a file name: not "." or "..", without "/", "\\", control characters or unpaired surrogates',
   [SLUG_PATTERN]:
     'must start with a letter or digit and hold only letters, digits, ".", "_" and "-"',
+  [HTTP_URL_PATTERN]: 'must be an absolute http or https URL',
 };
 
 /** The words for a schema pattern's rule, when it is one of these. */

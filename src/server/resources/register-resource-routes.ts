@@ -9,9 +9,11 @@ import { customFieldRoutes } from './custom-fields/custom-field-routes';
 import { linkRoutes } from './links/link-routes';
 import { memberRoutes } from './members/member-routes';
 import { organizationRoutes } from './organizations/organization-routes';
+import { samlRoutes } from './saml/saml-routes';
 import { searchRoutes } from './search/search-routes';
 import { spaceRoutes } from './spaces/space-routes';
 import { teamRoutes } from './teams/team-routes';
+import { translationRoutes } from './translations/translation-routes';
 import { userRoutes } from './users/user-routes';
 
 /** Every resource's routes, in one place so the API surface is easy to review. */
@@ -20,6 +22,8 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   organizationRoutes(app, ctx);
   memberRoutes(app, ctx);
   teamRoutes(app, ctx);
+  samlRoutes(app, ctx);
+  translationRoutes(app, ctx);
   collectionRoutes(app, ctx);
   spaceRoutes(app, ctx);
   customFieldRoutes(app, ctx);
