@@ -151,11 +151,68 @@ describe('quire conflicts / resolve', () => {
     expect((await quire('conflicts')).stdout).toContain('No conflicts.');
   });
 
+  it('conflicts show prints the versions with diff3 markers, and --json the three texts', async () => {
+    expect((await quire('sync', '--once')).code).toBe(2);
+    const [conflict] = await listed();
+    const id = String(conflict!.id);
+
+    const shown = await quire('conflicts', 'show', id);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toBe(
+      [
+        `#${id} content: Handbook "Setup"`,
+        `  ${conflict!.message}`,
+        `1 region changed on both sides, marked below; save the text without markers to a file and run \`quire resolve ${id} --merged <file>\`.`,
+        '# Setup',
+        '',
+        'One.',
+        '',
+        `<<<<<<< mine (${setupFile})`,
+        'Two, mine.',
+        '||||||| base (last synced)',
+        'Two.',
+        '=======',
+        'Two, theirs.',
+        '>>>>>>> theirs (the server)',
+        '',
+        'Three.',
+        '',
+      ].join('\n'),
+    );
+
+    const json = await quire('conflicts', 'show', id, '--json');
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      id: conflict!.id,
+      path: 'guides/setup.md',
+      binary: false,
+      base: BASE,
+      mine: LOCAL,
+      theirs: REMOTE,
+    });
+
+    for (const [args, message] of [
+      [['conflicts', 'show', '424242'], /no open conflict #424242/],
+      [['conflicts', 'show', 'x'], /no conflict "x"/],
+    ] as const) {
+      const result = await quire(...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(message);
+    }
+    expect((await quire('conflicts', 'show')).code).toBe(2);
+    // Looking resolves nothing.
+    expect((await listed()).map((open) => open.id)).toEqual([conflict!.id]);
+    expect(readFileSync(setupFile, 'utf8')).toBe(LOCAL);
+  });
+
   it('--theirs writes the server version into the file', async () => {
     expect((await quire('sync', '--once')).code).toBe(2);
     const [conflict] = await listed();
     const result = await quire('resolve', String(conflict!.id), '--theirs');
     expect(result.code, result.stderr).toBe(0);
+    // Nothing of this device's is pushed for it: the output must not say so.
+    expect(result.stdout).not.toMatch(/pushes/);
+    expect(result.stdout).toContain("The file now holds the server's version");
     expect(readFileSync(setupFile, 'utf8')).toBe(REMOTE);
     expect((await quire('sync', '--once')).code).toBe(0);
     expect(readFileSync(setupFile, 'utf8')).toBe(REMOTE);

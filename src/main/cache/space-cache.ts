@@ -188,6 +188,11 @@ export class SpaceCache {
       .run(revision, at, id);
   }
 
+  /** A sync found the space current (nothing to pull, nothing failed) at `at`. */
+  markChecked(id: string, at: string): void {
+    this.db.prepare('UPDATE spaces SET last_sync_at = ? WHERE id = ?').run(at, id);
+  }
+
   setError(id: string, message: string | null): void {
     this.db.prepare('UPDATE spaces SET last_error = ? WHERE id = ?').run(message, id);
   }

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { chmod, stat } from 'node:fs/promises';
+import { chmod, readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { openCacheDatabase, type CacheDb } from '../cache/open-cache-database';
@@ -17,7 +17,10 @@ import {
 } from '../sync/sync-engine';
 import type { RemoteWorkspace } from '../sync/sync-ports';
 import { SyncStateStore } from '../cache/sync-state-store';
+import { SyncedTexts } from '../cache/synced-texts';
+import { WorkingChangeRequests } from '../outbox/working-change-requests';
 import { DrainLock, drainLockPath } from '../outbox/drain-lock';
+import { problemText } from '../sync/problem-text';
 import { buildSyncStatus } from '../sync/sync-status-model';
 import { SyncWatcher, TOKEN_REJECTED_MESSAGE, type WatchRun } from '../sync/sync-watcher';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
@@ -30,6 +33,7 @@ import {
   UnknownSpaceError,
   type ConflictListing,
   type ConflictResolutionChoice,
+  type ConflictVersions,
   type OpenEngineOptions,
   type QuireEngine,
   type QuireServices,
@@ -37,7 +41,9 @@ import {
   type SpaceStatus,
   type SpaceSyncResult,
   type SyncOnceResult,
+  type UnsyncedEditListing,
   type WatchOptions,
+  type WorkingChangeRequestListing,
 } from './quire-services';
 
 /** Login fails fast on an unreachable server: one retry, a shorter timeout. */
@@ -167,7 +173,9 @@ class CliEngine implements QuireEngine {
   }
 
   async status(): Promise<readonly SpaceStatus[]> {
+    const working = this.workingChangeRequests();
     return this.engine.status().map((space) => ({
+      ...(working.has(space.id) ? { changeRequest: working.get(space.id)! } : {}),
       id: space.id,
       title: space.title,
       organization: space.organization,
@@ -272,6 +280,32 @@ class CliEngine implements QuireEngine {
     return this.engine.conflicts().map((conflict) => this.conflictListing(conflict));
   }
 
+  async conflictVersions(id: number): Promise<ConflictVersions> {
+    const open = this.engine.conflicts().find((conflict) => conflict.id === id);
+    if (open === undefined) throw new UnknownConflictError(`no open conflict #${id}`);
+    const listing = this.conflictListing(open);
+    const texts = new SyncedTexts(this.cache);
+    const text = (hash: string | null) => (hash === null ? null : (texts.get(hash) ?? null));
+    return {
+      conflict: listing,
+      base: text(open.baseHash),
+      mine: await readText(listing.file),
+      theirs: open.kind === 'deleted-remotely' ? null : text(open.remoteHash),
+      binary: open.kind === 'asset',
+    };
+  }
+
+  async unsyncedEdits(): Promise<readonly UnsyncedEditListing[]> {
+    const folders = new Map(this.engine.status().map((space) => [space.id, space.folder]));
+    const inFolder = (spaceId: string, file: string) => `${folders.get(spaceId) ?? ''}/${file}`;
+    return (await this.engine.unsyncedEdits()).map((edit) => ({
+      spaceId: edit.spaceId,
+      path: inFolder(edit.spaceId, edit.path),
+      change: edit.change,
+      ...(edit.from !== undefined ? { from: inFolder(edit.spaceId, edit.from) } : {}),
+    }));
+  }
+
   async resolveConflict(id: number, choice: ConflictResolutionChoice): Promise<ConflictListing> {
     const open = this.engine.conflicts().find((conflict) => conflict.id === id);
     if (open === undefined) throw new UnknownConflictError(`no open conflict #${id}`);
@@ -314,6 +348,20 @@ class CliEngine implements QuireEngine {
     this.cache.close();
   }
 
+  /** Each space's working change request, once the server has numbered it. */
+  private workingChangeRequests(): Map<string, WorkingChangeRequestListing> {
+    const listed = new Map<string, WorkingChangeRequestListing>();
+    for (const working of new WorkingChangeRequests(this.cache).list()) {
+      if (working.number === null) continue;
+      listed.set(working.spaceId, {
+        number: working.number,
+        subject: working.subject,
+        url: working.url,
+      });
+    }
+    return listed;
+  }
+
   /** Paths made relative to the mirror folder, as `quire status` prints problems. */
   private refusedListings(refused: readonly RefusedChange[]): RefusedChangeListing[] {
     const folders = new Map(this.engine.status().map((space) => [space.id, space.folder]));
@@ -354,9 +402,12 @@ class CliEngine implements QuireEngine {
     for (const conflict of this.engine.conflicts()) {
       open.set(conflict.spaceId, (open.get(conflict.spaceId) ?? 0) + 1);
     }
-    const results = report.spaces
-      .map(spaceResult)
-      .map((result) => ({ ...result, conflicts: open.get(result.id) ?? 0 }));
+    const working = this.workingChangeRequests();
+    const results: SpaceSyncResult[] = report.spaces.map(spaceResult).map((result) => ({
+      ...result,
+      conflicts: open.get(result.id) ?? 0,
+      ...(working.has(result.id) ? { changeRequest: working.get(result.id)! } : {}),
+    }));
     const touched = new Set(results.map((result) => result.id));
     for (const space of this.engine.status()) {
       if (!space.enabled || space.state === 'removed' || touched.has(space.id)) continue;
@@ -369,6 +420,7 @@ class CliEngine implements QuireEngine {
         filesRemoved: 0,
         conflicts: open.get(space.id) ?? 0,
         problems: [],
+        ...(working.has(space.id) ? { changeRequest: working.get(space.id)! } : {}),
       });
     }
     return results;
@@ -388,6 +440,15 @@ class CliEngine implements QuireEngine {
         record(remote.getRevision(spaceId, revisionId, knownPages)),
       downloadFile: (file) => record(remote.downloadFile(file)),
     };
+  }
+}
+
+/** A file's text, or null when it is gone (a local deletion) or cannot be read. */
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return null;
   }
 }
 
@@ -439,7 +500,7 @@ function spaceResult(space: SpaceSyncReport): SpaceSyncResult {
   const conflicts = space.problems.filter((problem) => problem.kind === 'conflict').length;
   const problems = space.problems
     .filter((problem) => problem.kind !== 'conflict')
-    .map((problem) => (problem.path ? `${problem.path}: ${problem.message}` : problem.message));
+    .map((problem) => problemText(problem.path, problem.message));
   if (space.error !== undefined) problems.unshift(space.error);
   let outcome: SpaceSyncResult['outcome'] = space.pulled ? 'pulled' : 'pushed';
   if (space.removedSpace) outcome = 'removed';

@@ -150,6 +150,10 @@ class FakeWorld {
         this.confirmed.push(id);
       },
       conflicts: async () => [],
+      conflictVersions: async (id) => {
+        throw new UnknownConflictError(`no open conflict #${id}`);
+      },
+      unsyncedEdits: async () => [],
       resolveConflict: async (id) => {
         throw new UnknownConflictError(`no open conflict #${id}`);
       },
@@ -372,6 +376,7 @@ describe('quire CLI (fake engine)', () => {
       runner: null,
       problems: [],
       refused: [],
+      unsynced: [],
       spaces: [
         {
           id: 's-a',
@@ -385,6 +390,7 @@ describe('quire CLI (fake engine)', () => {
           pages: 3,
           lastSync: '2025-01-01T00:00:00.000Z',
           errors: [],
+          changeRequest: null,
           pending: 0,
           conflicts: 0,
         },

@@ -21,6 +21,8 @@ import {
 } from '../remote/errors';
 import { serverTokenKey } from '../secrets/file-secret-store';
 import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
+import { conflictMarkers } from './conflict-markers';
+import { otherMirrorWarning } from './other-mirror-warning';
 import { ProgressBar, type ProgressStream } from './progress-bar';
 import {
   UnknownConflictError,
@@ -36,6 +38,8 @@ import {
   type SpaceStatus,
   type SpaceSyncResult,
   type SyncOnceResult,
+  type UnsyncedEditListing,
+  type WorkingChangeRequestListing,
 } from './quire-services';
 import { parseServerUrl, ServerUrlError } from './server-url';
 import { terminalText } from './terminal-text';
@@ -62,7 +66,8 @@ Commands:
                           sync at start, push every saved change, pull every 30s (or --interval,
                           e.g. 10s, 5m); runs until Ctrl-C / SIGTERM (the request in flight finishes)
   status [--json]         state (idle, syncing, paused, offline, error, conflicts, problems), pending
-                          changes, files not pushed and why; per space: revision, pages, last sync
+                          changes (edits saved since the last sync included), files not pushed and
+                          why; per space: revision, pages, last sync, its working change request
   pause [--for <time>]    stop pushing local edits (e.g. --for 30m, 2h, 1d; default: until resume);
                           edits are still recorded and pushed after
   resume                  push local edits again
@@ -70,6 +75,9 @@ Commands:
                           let the next sync push deletions of more than half of a space's pages
   conflicts [--json]      pages edited on both sides that could not be merged (the local file
                           was kept), and edits that won over a deletion
+  conflicts show <id> [--json]
+                          the conflict's versions as one text with diff3 markers (mine, the last
+                          synced base, theirs) around what both sides changed; --json: the three
   subject [<text> | --reset]
                           show or set the subject of new working change requests (default
                           "Edits from <this computer>"); the open one keeps its own
@@ -334,6 +342,12 @@ async function login(run: Run, values: Values, args: string[]): Promise<number> 
   }
 
   const remote = run.services.connect(server.origin, token, { quick: true });
+  const otherMirror = await otherMirrorWarning({
+    folder,
+    homeRoot: run.home.root,
+    newHome: previous === undefined,
+    env: run.io.env,
+  });
   let user;
   try {
     user = await remote.whoAmI();
@@ -361,6 +375,7 @@ async function login(run: Run, values: Values, args: string[]): Promise<number> 
   const who = user.email ? `${user.displayName} <${user.email}>` : user.displayName;
   run.out(`Logged in to ${server.origin} as ${terminalText(who)}.`);
   run.out(`Mirror folder: ${folder}`);
+  if (otherMirror !== undefined) run.warn(`warning: ${otherMirror}`);
 
   const engine = await run.services.openEngine({ config, remote });
   try {
@@ -533,6 +548,7 @@ async function syncOnce(
     problems += space.problems.length;
     const conflictNote = space.conflicts > 0 ? `, ${plural(space.conflicts, 'conflict')}` : '';
     run.out(`${terminalText(space.title)} (${space.id}): ${outcomeText(space)}${conflictNote}`);
+    if (space.changeRequest) run.out(`  ${changeRequestText(space.changeRequest)}`);
     for (const problem of space.problems) run.out(`  problem: ${terminalText(problem)}`);
   }
   for (const error of result.errors) run.out(`problem: ${terminalText(error)}`);
@@ -699,7 +715,7 @@ async function confirmDeletes(run: Run, args: string[]): Promise<number> {
 
 async function status(run: Run, values: Values, args: string[]): Promise<number> {
   if (args.length > 0) throw new CliError('status takes no arguments', EXIT_USAGE);
-  const { config, loggedIn, spaces, model, runner, refused } = await withEngine(
+  const { config, loggedIn, spaces, model, runner, refused, unsynced } = await withEngine(
     run,
     { needsToken: false },
     async (engine, connection) => ({
@@ -707,10 +723,14 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
       spaces: await engine.status(),
       model: await engine.syncStatus(),
       refused: await engine.refusedChanges(),
+      // Saved since the last sync and not recorded yet: the next sync pushes them.
+      unsynced: await engine.unsyncedEdits(),
       // The process syncing this home right now (`sync --watch`, the app), if any.
       runner: await DrainLock.holder(drainLockPath(run.home.root)),
     }),
   );
+  const unsyncedIn = (spaceId: string) => unsynced.filter((edit) => edit.spaceId === spaceId);
+  const pending = model.pending + unsynced.length;
   if (values.json) {
     const modelSpaces = new Map(model.spaces.map((space) => [space.id, space]));
     const report = {
@@ -719,7 +739,7 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
       user: config.user,
       loggedIn,
       state: model.state,
-      pending: model.pending,
+      pending,
       lastSync: model.lastSync,
       paused: model.paused,
       pausedUntil: model.pausedUntil,
@@ -741,9 +761,15 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
         kind: problem.kind,
       })),
       refused: refused.map(refusedJson),
+      unsynced: unsynced.map((edit) => ({
+        spaceId: edit.spaceId,
+        path: edit.path,
+        change: edit.change,
+        ...(edit.from !== undefined ? { from: edit.from } : {}),
+      })),
       spaces: spaces.map((space) => ({
         ...spaceStatusJson(space),
-        pending: modelSpaces.get(space.id)?.pending ?? 0,
+        pending: (modelSpaces.get(space.id)?.pending ?? 0) + unsyncedIn(space.id).length,
         conflicts: modelSpaces.get(space.id)?.conflicts ?? 0,
       })),
     };
@@ -753,7 +779,7 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
   run.out(`${config.server} → ${config.folder}${loggedIn ? '' : ' (logged out)'}`);
   const overall = [
     model.state,
-    model.pending > 0 ? `${plural(model.pending, 'change')} pending` : undefined,
+    pending > 0 ? `${plural(pending, 'change')} pending` : undefined,
     model.conflicts > 0 ? plural(model.conflicts, 'conflict') : undefined,
     model.pausedUntil ? `paused until ${model.pausedUntil}` : undefined,
     runner ? `${runner.command} running (pid ${runner.pid})` : undefined,
@@ -768,7 +794,9 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
       space.lastSync ? `last sync ${space.lastSync}` : undefined,
     ].filter((fact) => fact !== undefined);
     run.out(`${terminalText(space.title)} (${space.id}): ${facts.join(', ')}`);
-    for (const error of space.errors) run.out(`  error: ${terminalText(error)}`);
+    if (space.changeRequest) run.out(`  ${changeRequestText(space.changeRequest)}`);
+    for (const edit of unsyncedIn(space.id)) run.out(`  ${unsyncedText(edit)}`);
+    for (const error of space.errors) run.out(`  ${errorLabel(space)}: ${terminalText(error)}`);
   }
   if (spaces.length === 0) run.out('No spaces yet: `quire spaces` fetches the list.');
   for (const change of refused) {
@@ -781,6 +809,23 @@ async function status(run: Run, values: Values, args: string[]): Promise<number>
     run.out('`quire retry <id>` sends a refused change again; `quire drop <id>` keeps it local.');
   }
   return EXIT_OK;
+}
+
+/** `change request #4 "Edits from laptop": http://…`: where a space's local edits go. */
+function changeRequestText(changeRequest: WorkingChangeRequestListing): string {
+  const where = changeRequest.url === null ? '' : `: ${changeRequest.url}`;
+  return terminalText(`change request #${changeRequest.number} "${changeRequest.subject}"${where}`);
+}
+
+function unsyncedText(edit: UnsyncedEditListing): string {
+  const what =
+    edit.change === 'moved' && edit.from !== undefined ? `moved from ${edit.from}` : edit.change;
+  return `not yet synced: ${terminalText(edit.path)} (${terminalText(what)})`;
+}
+
+/** A space that failed lists its error; any other lists problems (files not pushed, not written). */
+function errorLabel(space: SpaceStatus): string {
+  return space.state === 'error' ? 'error' : 'problem';
 }
 
 function outcomeText(space: SpaceSyncResult): string {
@@ -833,6 +878,13 @@ function spaceStatusJson(space: SpaceStatus) {
     pages: space.pages,
     lastSync: space.lastSync,
     errors: [...space.errors],
+    changeRequest: space.changeRequest
+      ? {
+          number: space.changeRequest.number,
+          subject: space.changeRequest.subject,
+          url: space.changeRequest.url,
+        }
+      : null,
   };
 }
 
@@ -840,7 +892,10 @@ function spaceStatusJson(space: SpaceStatus) {
 // conflicts / resolve
 
 async function conflicts(run: Run, values: Values, args: string[]): Promise<number> {
-  if (args.length > 0) throw new CliError('conflicts takes no arguments', EXIT_USAGE);
+  if (args[0] === 'show') return showConflict(run, values, args.slice(1));
+  if (args.length > 0) {
+    throw new CliError('conflicts takes no arguments besides `show <id>`', EXIT_USAGE);
+  }
   const listed = await withEngine(run, { needsToken: false }, (engine) => engine.conflicts());
   if (values.json) {
     run.out(JSON.stringify(listed.map(conflictJson), null, 2));
@@ -861,6 +916,70 @@ async function conflicts(run: Run, values: Values, args: string[]): Promise<numb
   return EXIT_OK;
 }
 
+/** A conflict's id as typed (`quire conflicts` lists them). */
+function conflictId(text: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) {
+    throw new CliError(`no conflict ${quote(text)} (\`quire conflicts\` lists them)`);
+  }
+  return Number(text);
+}
+
+/**
+ * `quire conflicts show <id>`: what both sides did, so that `--merged` is not written blind. The
+ * text view is one file with diff3 markers, ready to edit into the merged version.
+ */
+async function showConflict(run: Run, values: Values, args: string[]): Promise<number> {
+  if (args.length !== 1)
+    throw new CliError('usage: quire conflicts show <id> [--json]', EXIT_USAGE);
+  const id = conflictId(args[0]!);
+  const versions = await withEngine(run, { needsToken: false }, async (engine) => {
+    try {
+      return await engine.conflictVersions(id);
+    } catch (error) {
+      if (!(error instanceof UnknownConflictError)) throw error;
+      throw new CliError(`${error.message} (\`quire conflicts\` lists them)`);
+    }
+  });
+  const { conflict } = versions;
+  if (values.json) {
+    run.out(
+      JSON.stringify(
+        {
+          ...conflictJson(conflict),
+          binary: versions.binary,
+          base: versions.base,
+          mine: versions.mine,
+          theirs: versions.theirs,
+        },
+        null,
+        2,
+      ),
+    );
+    return EXIT_OK;
+  }
+  const page = conflict.pageTitle ? ` "${terminalText(conflict.pageTitle)}"` : '';
+  run.out(`#${conflict.id} ${conflict.kind}: ${terminalText(conflict.spaceTitle)}${page}`);
+  run.out(`  ${terminalText(conflict.message)}`);
+  if (versions.binary) {
+    run.out(
+      `${terminalText(conflict.file)} is not text: compare it with the server's copy, then resolve with --mine or --theirs.`,
+    );
+    return EXIT_OK;
+  }
+  const marked = conflictMarkers(versions.base, versions.mine, versions.theirs, {
+    mine: `mine (${conflict.file}${versions.mine === null ? ', deleted' : ''})`,
+    theirs: `theirs (the server${versions.theirs === null ? ', deleted' : ''})`,
+  });
+  run.out(
+    `${plural(marked.regions, 'region')} changed on both sides, marked below; ` +
+      'save the text without markers to a file and run ' +
+      `\`quire resolve ${conflict.id} --merged <file>\`.`,
+  );
+  // The page text is printed as it is (not through terminalText): it is what the user edits.
+  run.io.stdout.write(marked.text);
+  return EXIT_OK;
+}
+
 async function resolve(run: Run, values: Values, args: string[]): Promise<number> {
   const usage = 'usage: quire resolve <id> --mine | --theirs | --merged <file>';
   const [idText, ...rest] = args;
@@ -877,10 +996,7 @@ async function resolve(run: Run, values: Values, args: string[]): Promise<number
     );
   }
   const mode = modes[0]!;
-  const id = /^[1-9][0-9]{0,15}$/.test(idText) ? Number(idText) : undefined;
-  if (id === undefined) {
-    throw new CliError(`no conflict ${quote(idText)} (\`quire conflicts\` lists them)`);
-  }
+  const id = conflictId(idText);
   let request: ConflictResolutionChoice = { mode: mode === 'merged' ? 'mine' : mode };
   if (mode === 'merged') {
     const file = path.resolve(run.io.cwd, values.merged!);
@@ -912,7 +1028,12 @@ async function resolve(run: Run, values: Values, args: string[]): Promise<number
     }
   });
   run.out(`Resolved conflict #${id} (${terminalText(resolved.file)}) with --${mode}.`);
-  run.out('The next `quire sync --once` pushes what this queued.');
+  // Taking theirs writes the server's version: nothing of this device's is pushed for it.
+  run.out(
+    mode === 'theirs'
+      ? "The file now holds the server's version and your edit of it is dropped (a sync takes it back out of the working change request if it had reached it)."
+      : 'The next `quire sync --once` pushes what this queued.',
+  );
   return EXIT_OK;
 }
 

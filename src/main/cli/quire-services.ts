@@ -79,6 +79,39 @@ export interface SpaceStatus {
   /** ISO time of the last completed sync, null if never. */
   readonly lastSync: string | null;
   readonly errors: readonly string[];
+  /** Where this space's local edits go; absent until the first push creates one. */
+  readonly changeRequest?: WorkingChangeRequestListing;
+}
+
+/** A space's working change request: its edits wait there for a review and a merge. */
+export interface WorkingChangeRequestListing {
+  readonly number: number;
+  readonly subject: string;
+  /** Where to open it, when the server said. */
+  readonly url: string | null;
+}
+
+/** A file changed since the last sync that no push has recorded yet (`quire status`). */
+export interface UnsyncedEditListing {
+  readonly spaceId: string;
+  /** Relative to the mirror folder. */
+  readonly path: string;
+  readonly change: 'edited' | 'new' | 'deleted' | 'moved';
+  /** For `moved`: where it was, relative to the mirror folder. */
+  readonly from?: string;
+}
+
+/** The three versions of a conflicted page, for `quire conflicts show`. */
+export interface ConflictVersions {
+  readonly conflict: ConflictListing;
+  /** The last synced text; null when unknown (a file that was never synced). */
+  readonly base: string | null;
+  /** The local file as it is now; null when it is deleted. */
+  readonly mine: string | null;
+  /** The server's text; null when the page was deleted there. */
+  readonly theirs: string | null;
+  /** An image or other file: its versions are not text and are not shown. */
+  readonly binary: boolean;
 }
 
 /** What one `sync --once` did. */
@@ -106,6 +139,8 @@ export interface SpaceSyncResult {
   readonly conflicts: number;
   /** Everything else left for the user, and the error of a failed space, one line each. */
   readonly problems: readonly string[];
+  /** Where the space's local edits went (see SpaceStatus). */
+  readonly changeRequest?: WorkingChangeRequestListing;
 }
 
 /** The engine operations the CLI needs, in the CLI's own terms. */
@@ -130,6 +165,10 @@ export interface QuireEngine {
   confirmDeletes(spaceId: string): Promise<void>;
   /** Open conflicts of every space, from the cache only. */
   conflicts(): Promise<readonly ConflictListing[]>;
+  /** Base, local and remote versions of an open conflict. Throws UnknownConflictError. */
+  conflictVersions(id: number): Promise<ConflictVersions>;
+  /** Files changed since the last sync that no push recorded yet (a read-only quick scan). */
+  unsyncedEdits(): Promise<readonly UnsyncedEditListing[]>;
   /**
    * Writes the chosen version into the page's file, marks the conflict resolved and queues what
    * must be pushed. Throws UnknownConflictError (nothing changed) for an unknown or resolved id.

@@ -10,6 +10,8 @@ export interface OutboxChangeRequest {
   subject: string;
   /** The main revision it was made from (`revisionInitial`), when the server says. */
   baseRevision?: string;
+  /** Where a person opens it (`urls.app`), when the server says. */
+  url?: string;
 }
 
 /** One change of an updateChangeRequestContent body, as the outbox sends it. */

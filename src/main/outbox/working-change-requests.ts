@@ -10,6 +10,8 @@ export interface WorkingChangeRequest {
   subject: string;
   /** Last status seen (draft, open, ...). */
   status: string | null;
+  /** Where a person opens it (the server's `urls.app`); null until the server said. */
+  url: string | null;
   /** Idempotency-Key of the create call: a retry after a crash creates no second one. */
   createKey: string;
   createdAt: string;
@@ -21,6 +23,7 @@ interface Row {
   number: number | null;
   subject: string;
   status: string | null;
+  url: string | null;
   create_key: string;
   created_at: string;
 }
@@ -33,17 +36,15 @@ export class WorkingChangeRequests {
     const row = this.db
       .prepare('SELECT * FROM working_change_requests WHERE space_id = ?')
       .get(spaceId) as Row | undefined;
-    return row
-      ? {
-          spaceId: row.space_id,
-          changeRequestId: row.change_request_id,
-          number: row.number,
-          subject: row.subject,
-          status: row.status,
-          createKey: row.create_key,
-          createdAt: row.created_at,
-        }
-      : undefined;
+    return row ? workingOf(row) : undefined;
+  }
+
+  /** Every space's, for status. */
+  list(): WorkingChangeRequest[] {
+    const rows = this.db
+      .prepare('SELECT * FROM working_change_requests ORDER BY space_id')
+      .all() as Row[];
+    return rows.map(workingOf);
   }
 
   /** Committed before the create call, so a resend after a crash reuses the key and subject. */
@@ -62,13 +63,14 @@ export class WorkingChangeRequests {
     this.db
       .prepare(
         `UPDATE working_change_requests SET change_request_id = ?, number = ?, subject = ?,
-           status = ? WHERE space_id = ?`,
+           status = ?, url = COALESCE(?, url) WHERE space_id = ?`,
       )
       .run(
         changeRequest.id,
         changeRequest.number,
         changeRequest.subject,
         changeRequest.status,
+        changeRequest.url ?? null,
         spaceId,
       );
   }
@@ -77,4 +79,17 @@ export class WorkingChangeRequests {
   retire(spaceId: string): void {
     this.db.prepare('DELETE FROM working_change_requests WHERE space_id = ?').run(spaceId);
   }
+}
+
+function workingOf(row: Row): WorkingChangeRequest {
+  return {
+    spaceId: row.space_id,
+    changeRequestId: row.change_request_id,
+    number: row.number,
+    subject: row.subject,
+    status: row.status,
+    url: row.url,
+    createKey: row.create_key,
+    createdAt: row.created_at,
+  };
 }

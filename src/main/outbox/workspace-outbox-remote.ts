@@ -152,7 +152,14 @@ function parseChangeRequest(value: unknown): OutboxChangeRequest {
     ...(typeof json['revisionInitial'] === 'string'
       ? { baseRevision: json['revisionInitial'] }
       : {}),
+    ...appUrl(json['urls']),
   };
+}
+
+function appUrl(urls: unknown): { url?: string } {
+  if (typeof urls !== 'object' || urls === null) return {};
+  const app = (urls as Record<string, unknown>)['app'];
+  return typeof app === 'string' ? { url: app } : {};
 }
 
 /** The `compat=false` shape; a bare change request (a server ignoring compat) is refused. */

@@ -31,7 +31,7 @@ import {
 } from '../mirror/atomic-write';
 import { NameAllocator } from '../mirror/name-allocator';
 import { assertInside, assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
-import { createIgnoreRules } from '../local/ignore-rules';
+import { createIgnoreRules, type IgnoreRule } from '../local/ignore-rules';
 import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
 import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
@@ -41,6 +41,7 @@ import { LocalEdits, type LocalEdit } from './local-edits';
 import { allowMassDeleteOnce, SpacePusher } from './push-space';
 import { RefusedChanges, type RefusedChange } from './refused-changes';
 import { spaceLayout, type LayoutEntry } from './space-layout';
+import { findUnsyncedEdits, type UnsyncedEdit } from './unsynced-edits';
 import type {
   Clock,
   RemoteFile,
@@ -262,6 +263,8 @@ export class SyncEngine {
   /** The durable queue of local changes (the pusher's drainer, conflicts and status share it). */
   private readonly outbox: Outbox;
   private readonly refused: RefusedChanges;
+  /** Which files in the space folders are not synced (editor temp files, hidden files…). */
+  private readonly ignore: IgnoreRule;
 
   constructor(options: SyncEngineOptions) {
     if (!path.isAbsolute(options.folder)) {
@@ -274,6 +277,7 @@ export class SyncEngine {
       throw new Error(`The cache ${cacheFile} must not be inside the sync folder ${this.folder}`);
     }
     this.db = options.cache;
+    this.ignore = createIgnoreRules(options.push?.ignorePatterns ?? []);
     this.spaces = new SpaceCache(options.cache);
     this.content = new ContentCache(options.cache);
     this.index = new FileIndex(options.cache);
@@ -340,7 +344,7 @@ export class SyncEngine {
         state: this.state,
         outbox,
         drainer,
-        ignore: createIgnoreRules(options.push.ignorePatterns ?? []),
+        ignore: this.ignore,
         now: () => options.clock.now(),
       });
     }
@@ -569,6 +573,18 @@ export class SyncEngine {
     return this.outbox.count(spaceId);
   }
 
+  /** Edits in the space folders that no push has recorded yet (a read-only quick scan). */
+  unsyncedEdits(): Promise<UnsyncedEdit[]> {
+    return findUnsyncedEdits(
+      { index: this.index, edits: this.edits, ignore: this.ignore, problems: this.problems },
+      this.syncedFolders().map(({ spaceId, root }) => ({
+        spaceId,
+        root,
+        held: this.held(spaceId),
+      })),
+    );
+  }
+
   /** The folders of the spaces that sync (enabled and pulled at least once), absolute. */
   syncedFolders(): { spaceId: string; root: string }[] {
     return this.spaces
@@ -690,8 +706,25 @@ export class SyncEngine {
       if (space.offline) report.offline = true;
     }
     report.finishedAt = this.now();
+    this.markChecked(report);
     this.onProgress({ phase: 'done', done: due.length, total: due.length });
     return report;
+  }
+
+  /**
+   * A run that listed every organization has checked each synced space it did not fail on: its
+   * last sync moves even when nothing was pulled (the folder is known to be current then).
+   */
+  private markChecked(report: SyncReport): void {
+    if (report.errors.length > 0 || report.offline || this.stopRequested()) return;
+    const failed = new Set(
+      report.spaces.filter((space) => space.error !== undefined).map((space) => space.spaceId),
+    );
+    for (const space of this.spaces.listSpaces()) {
+      if (space.removedAt !== null || !space.enabled || space.syncedRevision === null) continue;
+      if (failed.has(space.id) || space.remoteRevision !== space.syncedRevision) continue;
+      this.spaces.markChecked(space.id, report.finishedAt);
+    }
   }
 
   private recordListing(

@@ -5,6 +5,7 @@ import { migration0003LocalEdits } from './0003-local-edits';
 import { migration0004Conflicts } from './0004-conflicts';
 import { migration0005LocalEditFileIds } from './0005-local-edit-file-ids';
 import { migration0006OutboxBatchCap } from './0006-outbox-batch-cap';
+import { migration0007WorkingChangeRequestUrl } from './0007-working-change-request-url';
 
 /** Every cache migration, in the order they apply. Append only. */
 export const cacheMigrations: readonly CacheMigration[] = [
@@ -14,4 +15,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0004Conflicts,
   migration0005LocalEditFileIds,
   migration0006OutboxBatchCap,
+  migration0007WorkingChangeRequestUrl,
 ];
