@@ -356,6 +356,24 @@ describe('SAML providers: list', () => {
   });
 });
 
+describe('service provider metadata', () => {
+  it('serves the SAML metadata at the provider’s service entity ID, without a token', async () => {
+    const provider = await create({ label: 'Metadata' });
+    const response = await fetch(provider.service.entityID);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/samlmetadata\+xml/);
+    const xml = await response.text();
+    expect(xml).toContain(`entityID="${provider.service.entityID}"`);
+    expect(xml).toMatch(
+      new RegExp(
+        `<md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${provider.service.acsURL}"`,
+      ),
+    );
+    await admin().deleteOrganizationSamlProvider(ORG, provider.id);
+    await expectError(await fetch(provider.service.entityID), 404);
+  });
+});
+
 describe('SSO login info', () => {
   it('lists the active providers for any member, with their start URL, unpaginated', async () => {
     const active = await create({ ...COMPLETE, label: 'Sign in here' });

@@ -33,6 +33,7 @@ export const ACTIVE_CONDITION =
 /** Every SQL statement about SAML providers. */
 export class SamlQueries {
   private readonly getStmt;
+  private readonly byIdStmt;
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
@@ -41,6 +42,9 @@ export class SamlQueries {
   constructor(db: Db) {
     this.getStmt = db.prepare<[string, string], SamlProviderRow>(
       'SELECT * FROM saml_providers WHERE id = ? AND organization_id = ?',
+    );
+    this.byIdStmt = db.prepare<[string], SamlProviderRow>(
+      'SELECT * FROM saml_providers WHERE id = ?',
     );
     this.insertStmt = db.prepare(
       `INSERT INTO saml_providers
@@ -77,6 +81,11 @@ export class SamlQueries {
 
   get(organizationId: string, providerId: string): SamlProviderRow | undefined {
     return this.getStmt.get(providerId, organizationId);
+  }
+
+  /** A provider by id alone, for the public service-provider addresses (no caller, no org). */
+  byId(providerId: string): SamlProviderRow | undefined {
+    return this.byIdStmt.get(providerId);
   }
 
   /** The providers members can sign in with (active ones), oldest first. */

@@ -7,11 +7,13 @@ import type { TypedApp } from '../../http/typed-app';
 import type { ServerContext } from '../../server-context';
 import { TeamQueries, type TeamRow } from '../teams/team-queries';
 import { certificateProblem } from './saml-certificate';
+import { SAML_METADATA_CONTENT_TYPE, serviceProviderMetadata } from './saml-metadata';
 import { SamlQueries, type SamlProviderRow, type SamlProviderValues } from './saml-queries';
 import {
   CreateSamlProviderBody,
   ListSamlProvidersQuery,
   OrgParams,
+  SamlMetadataParams,
   SamlProviderListSchema,
   SamlProviderParams,
   SamlProviderSchema,
@@ -19,7 +21,7 @@ import {
   UpdateSamlProviderBody,
   type SamlProviderFields,
 } from './saml-schema';
-import { serializeSamlProvider, serializeSsoLoginInfo } from './saml-serializer';
+import { samlServiceUrls, serializeSamlProvider, serializeSsoLoginInfo } from './saml-serializer';
 
 /** People who sign in through a provider created without a `defaultRole` join as readers. */
 const DEFAULT_ROLE: Role = 'read';
@@ -218,6 +220,20 @@ export function samlRoutes(app: TypedApp, ctx: ServerContext): void {
       return {
         items: saml.activeProviders(organizationId).map((row) => serializeSsoLoginInfo(row, urls)),
       };
+    },
+  );
+
+  // The provider's `service.entityID`: identity providers fetch it without a token (public,
+  // rate-limited per address like file downloads); it says nothing but our own addresses.
+  app.get(
+    '/sso/saml/:samlProviderId/metadata',
+    { config: { public: true }, schema: { params: SamlMetadataParams } },
+    async (request, reply) => {
+      const { samlProviderId } = request.params;
+      if (!saml.byId(samlProviderId)) throw notFound(`SAML provider ${samlProviderId}`);
+      return reply
+        .type(SAML_METADATA_CONTENT_TYPE)
+        .send(serviceProviderMetadata(samlServiceUrls(samlProviderId, urls)));
     },
   );
 }

@@ -23,6 +23,7 @@ const Id = Type.String({ minLength: 1, maxLength: 100 });
 
 export const OrgParams = Type.Object({ organizationId: Id });
 export const SamlProviderParams = Type.Object({ organizationId: Id, samlProviderId: Id });
+export const SamlMetadataParams = Type.Object({ samlProviderId: Id });
 export const ListSamlProvidersQuery = Type.Object(PageQuerySchema);
 
 export const SamlProviderSchema = Type.Object({
