@@ -101,6 +101,7 @@ async function serve(argv: string[]): Promise<void> {
     throw error;
   }
   const db = open(dbFile);
+  const startedEmpty = isDatabaseEmpty(db);
   let loaded = false;
   if (fixture && isDatabaseEmpty(db)) {
     try {
@@ -137,7 +138,13 @@ async function serve(argv: string[]): Promise<void> {
   const banner = [`Quire server listening on ${url}`];
   if (loaded)
     banner.push(`Loaded ${demoDb ? 'the demo workspace' : values.fixture} into ${dbFile}`);
-  else if (!values.fixture) banner.push(`Using database ${dbFile}`);
+  else if (!values.fixture && startedEmpty) {
+    // A new --db without --fixture: a server nobody can use yet, which deserves saying.
+    banner.push(
+      `Using database ${dbFile}: it is empty (no users, no tokens, no organizations)`,
+      `Load a workspace with --fixture <file.json> (see examples/workspace.json), or add users with \`npm run server -- admin create-user …\``,
+    );
+  } else if (!values.fixture) banner.push(`Using database ${dbFile}`);
   if (demoDb && tokenActive(db, DEMO_TOKEN)) {
     banner.push(
       `Demo token: ${DEMO_TOKEN}`,

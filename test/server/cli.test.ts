@@ -156,6 +156,30 @@ describe('server CLI', { timeout: 90_000 }, () => {
     expect(org.title).toBe('Northwind Renamed');
   });
 
+  it('starts on a new --db without --fixture empty, and says so', async () => {
+    const server = cli(['--port', '0', '--db', join(dir, 'new.db')], dir);
+    const url = await server.url();
+    await server.waitFor(/admin create-user/);
+    expect(server.stdout).toContain(
+      `Using database ${join(dir, 'new.db')}: it is empty (no users, no tokens, no organizations)`,
+    );
+    expect(server.stdout).not.toContain(DEMO_TOKEN);
+    expect((await get(url, '/v1/orgs', DEMO_TOKEN)).status).toBe(401);
+  });
+
+  it("the README's example: examples/workspace.json loads into a new --db", async () => {
+    const example = resolve(dirname(CLI), '../../examples/workspace.json');
+    const db = join(dir, 'data', 'quire.db');
+    const server = cli(['--port', '0', '--db', db, '--fixture', example], dir);
+    const url = await server.url();
+    await server.waitFor(/Loaded/);
+    expect(await orgIds(url, 'tok-ada-example')).toEqual(['o-acme']);
+    const spaces = (await (await get(url, '/v1/orgs/o-acme/spaces', 'tok-ada-example')).json()) as {
+      items: { title: string }[];
+    };
+    expect(spaces.items.map((space) => space.title)).toEqual(['Handbook']);
+  });
+
   it('does not load a fixture into a database that is not empty, and says so', async () => {
     const file = join(dir, 'existing.db');
     const db = openDatabase(file);
