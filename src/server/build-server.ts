@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Access } from './auth/access';
+import { VisitorClaimsSigner } from './auth/visitor-claims-signer';
 import { systemClock, type Clock } from './clock';
 import { defaultConfig, type ServerConfig } from './config';
 import type { Db } from './db/open-database';
@@ -83,6 +84,7 @@ export function buildServer(options: BuildServerOptions): QuireServer {
     config,
     access: new Access(db),
     urls: new Urls(config.publicUrl),
+    visitorClaims: new VisitorClaimsSigner(db, clock),
     fastReads,
     cpu,
     markdown: new MarkdownJobs(cpu),

@@ -314,7 +314,8 @@ describe('organization members: changes', () => {
     clock.set('2026-02-03T08:30:00.000Z');
     const ping = await t.client(TOKENS.finn).orgs.updateOrganizationMemberLastSeenAt(ORG);
     expect(ping.status).toBe(200);
-    expect(ping.data).toEqual({});
+    // The signed visitor claims (see visitor-claims.test.ts).
+    expect(ping.data.gitbookVisitorClaims).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     const { data } = await t.client(TOKENS.ada).orgs.getMemberInOrganizationById(ORG, 'u-finn');
     expect(data.lastSeenAt).toBe('2026-02-03T08:30:00.000Z');
     const active = await t

@@ -15,6 +15,7 @@ import { spaceRoutes } from './spaces/space-routes';
 import { teamRoutes } from './teams/team-routes';
 import { translationRoutes } from './translations/translation-routes';
 import { userRoutes } from './users/user-routes';
+import { jwksRoutes } from './well-known/jwks-routes';
 
 /** Every resource's routes, in one place so the API surface is easy to review. */
 export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void {
@@ -33,4 +34,5 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   commentRoutes(app, ctx);
   linkRoutes(app, ctx);
   searchRoutes(app, ctx);
+  jwksRoutes(app, ctx);
 }

@@ -132,8 +132,19 @@ export function memberRoutes(app: TypedApp, ctx: ServerContext): void {
       const { organizationId } = request.params;
       access.requireOrg(userId, organizationId);
       members.touch(organizationId, userId, ctx.clock.now().toISOString());
-      // serviceVisitorClaims (a visitor-auth JWT) arrives with docs sites; until then, none.
-      return {};
+      const member = requireMember(organizationId, userId);
+      const token = await ctx.visitorClaims.sign(
+        {
+          organizationId,
+          userId,
+          email: member.email,
+          name: member.display_name,
+          role: member.role,
+        },
+        urls.root,
+      );
+      // The spec's name, and the published client's (`@gitbook/api` reads gitbookVisitorClaims).
+      return { serviceVisitorClaims: token, gitbookVisitorClaims: token };
     },
   );
 

@@ -27,7 +27,11 @@ export const ListMembersQuery = Type.Object({
 /** `role` is required: the client always sends it, and null (guest) must be said explicitly. */
 export const UpdateMemberBody = Type.Object({ role: NullableRoleSchema });
 
-export const PingResponse = Type.Object({ serviceVisitorClaims: Type.Optional(Type.String()) });
+/** The same signed JWT under the spec's name and the published API's. */
+export const PingResponse = Type.Object({
+  serviceVisitorClaims: Type.String(),
+  gitbookVisitorClaims: Type.String(),
+});
 
 export const ListMemberSpacesQuery = Type.Object({
   ...PageQuerySchema,
