@@ -48,6 +48,15 @@ import type {
 } from '@gitbook/api';
 import matter from 'gray-matter';
 import type { Html, Nodes, PhrasingContent, RootContent, TableCell } from 'mdast';
+import { MAX_TABLE_COLUMNS } from './bound-markdown';
+import {
+  elementContent,
+  firstTag,
+  imageUnits,
+  someTag,
+  tagsAsSpaces,
+  withoutHtmlComments,
+} from './html-scan';
 import {
   classifyHref,
   decodeEntities,
@@ -262,12 +271,16 @@ function readFields(data: Record<string, unknown>): PageMarkdownFields {
   return fields;
 }
 
+/**
+ * The title heading is looked for in at most this many characters of the page: an ATX heading is
+ * one line and a setext heading a paragraph and its underline, so only a heading longer than this
+ * (read as text then) is missed, and a huge first block is never parsed just to find the title.
+ */
+export const TITLE_BLOCK_MAX_LENGTH = 16_384;
+
 /** The leading `# Heading` is the page title slot in Git Sync files; the body follows it. */
 function splitLeadingHeading(content: string): { heading?: string; body: string } {
-  // Only the first block can be the title, and it ends at the first blank line after some text:
-  // parsing that prefix alone gives the same answer at a fraction of the cost on long pages.
-  const firstBlock = /^\s*\S[^\n]*(?:\n(?![ \t]*\r?\n)[^\n]*)*/.exec(content)?.[0] ?? '';
-  const first = parseMarkdown(firstBlock).children[0];
+  const first = parseMarkdown(titleBlock(content)).children[0];
   if (!first || first.type !== 'heading' || first.depth !== 1) return { body: content };
   const end = first.position?.end.offset;
   if (end === undefined) return { body: content };
@@ -276,6 +289,19 @@ function splitLeadingHeading(content: string): { heading?: string; body: string 
     heading: heading || undefined,
     body: content.slice(end).replace(/^[ \t]*\r?\n(?:[ \t]*\r?\n)*/, ''),
   };
+}
+
+/**
+ * Only the first block can be the title, and it ends at the first blank line after some text:
+ * parsing that prefix alone gives the same answer at a fraction of the cost on long pages. It is
+ * cut to whole lines within TITLE_BLOCK_MAX_LENGTH.
+ */
+function titleBlock(content: string): string {
+  const prefix = content.slice(0, TITLE_BLOCK_MAX_LENGTH + 1);
+  const block = /^\s*\S[^\n]*(?:\n(?![ \t]*\r?\n)[^\n]*)*/.exec(prefix)?.[0] ?? '';
+  if (block.length <= TITLE_BLOCK_MAX_LENGTH) return block;
+  const lastNewline = block.lastIndexOf('\n');
+  return lastNewline < 0 ? '' : block.slice(0, lastNewline);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,56 +445,67 @@ function readLiquidTag(node: RootContent, ctx: Context): LiquidTag | undefined {
   const from = node.position?.start.offset;
   const to = node.position?.end.offset;
   if (from === undefined || to === undefined) return undefined;
-  const match = /^\{%\s*([a-z@][\w@/-]*)\s*([\s\S]*?)\s*%\}$/i.exec(
-    ctx.source.slice(from, to).trim(),
-  );
-  if (!match?.[1]) return undefined;
+  // The tag's name, then its arguments up to `%}` (sliced, not matched: a lazy `[\s\S]*?\s*%\}`
+  // retries the whitespace run at each of its characters).
+  const source = ctx.source.slice(from, to).trim();
+  const head = /^\{%\s*([a-z@][\w@/-]*)/i.exec(source);
+  if (!head?.[1] || !source.endsWith('%}') || source.length < head[0].length + 2) return undefined;
   const attributes: Record<string, string> = {};
-  const rest = match[2] ?? '';
-  for (const attribute of rest.matchAll(/([\w-]+)\s*=\s*"([^"]*)"/g)) {
+  const rest = source.slice(head[0].length, -2).trim();
+  // The lookbehind starts each name at a word start: otherwise every suffix of a long word is tried.
+  for (const attribute of rest.matchAll(/(?<![\w-])([\w-]+)\s*=\s*"([^"]*)"/g)) {
     if (attribute[1]) attributes[attribute[1]] = attribute[2] ?? '';
   }
   const argument = /^"([^"]*)"/.exec(rest)?.[1];
   return {
-    name: match[1].toLowerCase(),
+    name: head[1].toLowerCase(),
     attributes,
     ...(argument !== undefined ? { argument } : {}),
   };
 }
 
-/** Index of the tag closing `name` opened just before `from`, honouring nesting; -1 if none. */
-function closingIndex(
-  children: readonly RootContent[],
-  from: number,
-  name: string,
-  ctx: Context,
-): number {
-  let depth = 0;
-  for (let i = from; i < children.length; i += 1) {
-    const child = children[i];
-    const tag = child ? liquidTagOf(child, ctx) : undefined;
-    if (!tag) continue;
-    if (tag.name === name) depth += 1;
-    else if (tag.name === `end${name}`) {
-      if (depth === 0) return i;
-      depth -= 1;
+/**
+ * For each liquid tag in `children`, the index of the tag closing it (`{% endname %}`), honouring
+ * nesting of the same name. One pass with a stack per tag name: scanning ahead from every opening
+ * tag would be quadratic in a page of unclosed tags.
+ */
+function liquidClosings(children: readonly RootContent[], ctx: Context): Map<number, number> {
+  const closings = new Map<number, number>();
+  const opened = new Map<string, number[]>();
+  children.forEach((child, i) => {
+    const tag = liquidTagOf(child, ctx);
+    if (!tag) return;
+    if (tag.name.startsWith('end')) {
+      const open = opened.get(tag.name.slice(3))?.pop();
+      if (open !== undefined) closings.set(open, i);
+    } else {
+      const stack = opened.get(tag.name);
+      if (stack) stack.push(i);
+      else opened.set(tag.name, [i]);
     }
-  }
-  return -1;
+  });
+  return closings;
 }
 
-/** Index of the `</details>` closing a `<details>` opened just before `from`; -1 if none. */
-function closingDetails(children: readonly RootContent[], from: number): number {
-  let depth = 0;
-  for (let i = from; i < children.length; i += 1) {
-    const child = children[i];
-    if (child?.type !== 'html') continue;
-    depth += (child.value.match(/<details[\s>]/gi) ?? []).length;
-    const closes = (child.value.match(/<\/details\s*>/gi) ?? []).length;
-    if (closes > depth) return i;
-    depth -= closes;
-  }
-  return -1;
+/**
+ * For each `<details>` HTML child, the index of the child holding its `</details>`: the first
+ * later child where the `<details>`/`</details>` balance counted from it drops below zero, i.e.
+ * the next child whose running balance is lower — found for all at once with a monotonic stack.
+ */
+function detailsClosings(children: readonly RootContent[]): Map<number, number> {
+  const closings = new Map<number, number>();
+  const waiting: Array<{ index: number; balance: number }> = [];
+  let balance = 0;
+  children.forEach((child, i) => {
+    if (child.type === 'html') {
+      balance += (child.value.match(/<details[\s>]/gi) ?? []).length;
+      balance -= (child.value.match(/<\/details\s*>/gi) ?? []).length;
+      while (waiting.length > 0 && waiting[waiting.length - 1]!.balance > balance)
+        closings.set(waiting.pop()!.index, i);
+    }
+    waiting.push({ index: i, balance });
+  });
+  return closings;
 }
 
 // --- blocks ----------------------------------------------------------------------------------
@@ -491,27 +528,30 @@ function blocksOf(children: readonly RootContent[], ctx: Context): DocumentBlock
 
 function blocksAt(children: readonly RootContent[], ctx: Context): DocumentBlock[] {
   const blocks: DocumentBlock[] = [];
+  const tagClosings = liquidClosings(children, ctx);
+  let detailClosings: Map<number, number> | undefined;
   for (let i = 0; i < children.length; i += 1) {
     const node = children[i];
     if (!node) continue;
     const tag = liquidTagOf(node, ctx);
     if (tag) {
       if (tag.name.startsWith('end')) continue; // a stray closing tag
-      const end = closingIndex(children, i + 1, tag.name, ctx);
+      const end = tagClosings.get(i) ?? -1;
       const inner = end >= 0 ? children.slice(i + 1, end) : [];
-      blocks.push(...liquidBlock(tag, inner, ctx));
+      append(blocks, liquidBlock(tag, inner, ctx));
       if (end >= 0) i = end;
       continue;
     }
     if (node.type === 'html' && /^\s*<details[\s>]/i.test(node.value)) {
-      const end = closingDetails(children, i + 1);
+      detailClosings ??= detailsClosings(children);
+      const end = detailClosings.get(i) ?? -1;
       if (end >= 0) {
         blocks.push(expandable(node, children.slice(i + 1, end), ctx));
         i = end;
         continue;
       }
     }
-    blocks.push(...blockOf(node, ctx));
+    append(blocks, blockOf(node, ctx));
   }
   return blocks;
 }
@@ -613,15 +653,15 @@ function expandable(
 ): DocumentBlockExpandable {
   const children = [...inner];
   let title = '';
-  const inOpen = /<summary[^>]*>([\s\S]*?)<\/summary>/i.exec(open.value);
-  if (inOpen) title = htmlText(inOpen[1] ?? '');
+  const inOpen = elementContent(open.value, 'summary');
+  if (inOpen !== undefined) title = htmlText(inOpen);
   else {
     const at = children.findIndex(
       (child) => child.type === 'html' && /<summary/i.test(child.value),
     );
     const summary = children[at];
     if (summary?.type === 'html') {
-      title = htmlText(/<summary[^>]*>([\s\S]*?)<\/summary>/i.exec(summary.value)?.[1] ?? '');
+      title = htmlText(elementContent(summary.value, 'summary') ?? '');
       children.splice(at, 1);
     }
   }
@@ -630,7 +670,7 @@ function expandable(
     object: 'block',
     type: 'expandable',
     isVoid: true,
-    data: /<details[^>]*\sopen[\s>=]/i.test(open.value) ? { defaultExpanded: true } : {},
+    data: someTag(open.value, 'details', /\sopen[\s>=]/i) ? { defaultExpanded: true } : {},
     fragments: [
       {
         object: 'fragment',
@@ -805,7 +845,9 @@ function table(
   ctx.tables += 1;
   const prefix = `t${ctx.tables}`;
   const [header = [], ...body] = rows;
-  const width = Math.max(header.length, ...body.map((row) => row.length));
+  let widest = header.length;
+  for (const row of body) widest = Math.max(widest, row.length);
+  const width = Math.min(widest, MAX_TABLE_COLUMNS);
   const columns = Array.from({ length: width }, (_, i) => `${prefix}c${i + 1}`);
   const definition: DocumentBlockTable['data']['definition'] = {};
   columns.forEach((id, i) => {
@@ -820,15 +862,19 @@ function table(
   });
   const records: DocumentBlockTable['data']['records'] = {};
   const fragments: DocumentFragment[] = [];
+  // Short rows are padded with empty cells while that at most doubles the cell count: a wide
+  // header over thousands of one-cell rows must not multiply the document.
+  let padding = width;
+  for (const row of body) padding += Math.min(row.length, width);
   body.forEach((row, r) => {
     const values: Record<string, string> = {};
     columns.forEach((column, c) => {
+      if (c >= row.length && padding-- <= 0) return;
       const fragment = `${prefix}r${r + 1}c${c + 1}`;
-      const cell = row[c];
       fragments.push({
         object: 'fragment',
         fragment,
-        nodes: [paragraph(cell ? phrasing(cell.children, [], ctx) : [])],
+        nodes: [paragraph(cellPieces(row, c, c === width - 1, ctx))],
       });
       values[column] = fragment;
     });
@@ -844,6 +890,19 @@ function table(
   };
 }
 
+/** A cell's inline content; the last column also keeps, as text, the cells beyond the table's width. */
+function cellPieces(row: readonly TableCell[], c: number, last: boolean, ctx: Context): Piece[] {
+  const cell = row[c];
+  const pieces = cell ? phrasing(cell.children, [], ctx) : [];
+  if (last) {
+    for (let extra = c + 1; extra < row.length; extra++) {
+      pieces.push(leaf(' | '));
+      append(pieces, phrasing(row[extra]!.children, [], ctx));
+    }
+  }
+  return pieces;
+}
+
 // --- HTML ------------------------------------------------------------------------------------
 
 function attribute(tag: string, name: string): string | undefined {
@@ -856,31 +915,27 @@ function attribute(tag: string, name: string): string | undefined {
 
 /** Text of an HTML fragment: tags and comments removed, entities decoded, whitespace collapsed. */
 function htmlText(html: string): string {
-  return decodeEntities(html.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]*>/g, ' '))
+  return decodeEntities(tagsAsSpaces(withoutHtmlComments(html)))
     .replace(/\s+/g, ' ')
     .trim();
 }
 
 /** Git Sync's `<figure>`/`<img>`/`<picture>` images become an images block; other HTML keeps its text. */
 function htmlBlocks(html: string, ctx: Context): DocumentBlock[] {
-  const withoutComments = html.replace(/<!--[\s\S]*?-->/g, '');
+  const withoutComments = withoutHtmlComments(html);
   const images: DocumentBlockImage[] = [];
   if (!/<table[\s>]/i.test(withoutComments)) {
     // Each <figure> (or bare <img>/<picture>) is one image; a figcaption belongs to its figure.
-    const units =
-      withoutComments.match(
-        /<figure[\s\S]*?<\/figure>|<picture[\s\S]*?<\/picture>|<img\b[^>]*>/gi,
-      ) ?? [];
-    for (const unit of units) {
-      const img = /<img\b[^>]*>/i.exec(unit)?.[0];
+    for (const unit of imageUnits(withoutComments)) {
+      const img = firstTag(unit, 'img');
       const src = img ? attribute(img, 'src') : undefined;
       if (!img || !src) continue;
-      const dark = /<source\b[^>]*>/gi.exec(unit)?.[0];
+      const dark = firstTag(unit, 'source');
       const darkSrc =
         dark && /prefers-color-scheme:\s*dark/i.test(dark)
           ? srcsetUrls(attribute(dark, 'srcset') ?? '')[0]
           : undefined;
-      const caption = htmlText(/<figcaption[^>]*>([\s\S]*?)<\/figcaption>/i.exec(unit)?.[1] ?? '');
+      const caption = htmlText(elementContent(unit, 'figcaption') ?? '');
       images.push(
         imageBlock(src, attribute(img, 'alt') || undefined, caption || undefined, darkSrc, ctx),
       );
@@ -936,16 +991,16 @@ function phrasingAt(
     switch (node.type) {
       case 'text':
         // A soft line break renders as whitespace; hard breaks are `break` nodes.
-        pieces.push({ kind: 'leaf', text: node.value.replace(/[ \t]*\r?\n[ \t]*/g, ' '), marks });
+        pieces.push({ kind: 'leaf', text: softBreaksAsSpaces(node.value), marks });
         break;
       case 'strong':
-        pieces.push(...phrasing(node.children, withMark('bold'), ctx));
+        append(pieces, phrasing(node.children, withMark('bold'), ctx));
         break;
       case 'emphasis':
-        pieces.push(...phrasing(node.children, withMark('italic'), ctx));
+        append(pieces, phrasing(node.children, withMark('italic'), ctx));
         break;
       case 'delete':
-        pieces.push(...phrasing(node.children, withMark('strikethrough'), ctx));
+        append(pieces, phrasing(node.children, withMark('strikethrough'), ctx));
         break;
       case 'inlineCode':
         pieces.push({ kind: 'leaf', text: node.value, marks: withMark('code') });
@@ -959,9 +1014,8 @@ function phrasingAt(
       case 'linkReference': {
         const definition = ctx.definitions.get(node.identifier);
         const inner = phrasing(node.children, marks, ctx);
-        pieces.push(
-          ...(definition ? [linkInline(refOf(definition.url, 'link', ctx), inner)] : inner),
-        );
+        if (definition) pieces.push(linkInline(refOf(definition.url, 'link', ctx), inner));
+        else append(pieces, inner);
         break;
       }
       case 'image':
@@ -994,6 +1048,31 @@ function phrasingAt(
     }
   }
   return pieces;
+}
+
+/**
+ * Each line break with the spaces and tabs around it becomes one space. Not a regex: `[ \t]*\n`
+ * retried at every space of a long run without a newline is quadratic.
+ */
+function softBreaksAsSpaces(text: string): string {
+  if (!text.includes('\n')) return text;
+  const lines = text.split('\n');
+  return lines
+    .map((line, i) => {
+      let from = 0;
+      let to = line.length;
+      if (i > 0) while (from < to && isSpaceOrTab(line.charCodeAt(from))) from++;
+      if (i < lines.length - 1) {
+        if (line.charCodeAt(to - 1) === 0x0d) to--;
+        while (to > from && isSpaceOrTab(line.charCodeAt(to - 1))) to--;
+      }
+      return line.slice(from, to);
+    })
+    .join(' ');
+}
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 0x20 || code === 0x09;
 }
 
 function linkInline(ref: ContentRef, inner: Piece[]): DocumentInline {
@@ -1079,6 +1158,14 @@ function trimPieces(pieces: Piece[]): Piece[] {
   return out;
 }
 
+/**
+ * `target.push(...items)` without spreading: spread arguments live on the stack, and a page with
+ * a few hundred thousand blocks would overflow it.
+ */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
 function isLeaf(piece: Piece): piece is Leaf {
   return 'kind' in piece;
 }
@@ -1097,7 +1184,7 @@ function collectDefinitions(root: Nodes, ctx: Context): void {
     if (node.type === 'definition' && !ctx.definitions.has(node.identifier)) {
       ctx.definitions.set(node.identifier, { url: node.url, title: node.title });
     }
-    if ('children' in node) stack.push(...(node.children as Nodes[]));
+    if ('children' in node) append(stack, node.children as Nodes[]);
   }
 }
 
@@ -1188,7 +1275,7 @@ function fit<T extends DocumentBlock>(
     (allowed as ReadonlySet<BlockType>).has(block.type);
   for (const block of blocks) {
     if (isAllowed(block)) out.push(block);
-    else out.push(...fit<T>(lower(block), allowed, ctx));
+    else append(out, fit<T>(lower(block), allowed, ctx));
   }
   return out;
 }

@@ -6,6 +6,9 @@ import type { Html, Nodes, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { boundMarkdownEscapes, originalPoint } from './bound-markdown';
+// micromark's event edits are quadratic in the document without it (see the module).
+import './linear-micromark';
 
 /**
  * - `page`: a page of the same space — relative `.md` / folder links (`../guide/setup.md`,
@@ -49,9 +52,36 @@ export interface ExtractedLink extends ClassifiedHref {
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
-/** Parses Markdown the way the content features do (CommonMark + GFM). */
+/**
+ * Parses Markdown the way the content features do (CommonMark + GFM), bounded first (see
+ * boundMarkdown): pathological nesting and marker runs are read as text, so any input parses in
+ * about linear time and the tree is at most MAX_CONTAINER_DEPTH containers deep. Positions are
+ * those of the original Markdown.
+ */
 export function parseMarkdown(markdown: string): Root {
-  return parser.parse(markdown);
+  const { text, escapes } = boundMarkdownEscapes(markdown);
+  const root = parser.parse(text);
+  if (escapes.length > 0) restorePositions(root, escapes);
+  return root;
+}
+
+/** Moves every node position from the bounded text back to the original (iteratively). */
+function restorePositions(root: Root, escapes: readonly number[]): void {
+  type Point = NonNullable<Nodes['position']>['start'];
+  const done = new WeakSet<Point>();
+  const restore = (point: Point | undefined) => {
+    if (!point || point.offset === undefined || done.has(point)) return;
+    const original = originalPoint(escapes, point.offset, point.column);
+    point.offset = original.offset;
+    point.column = original.column;
+    done.add(point);
+  };
+  const stack: Nodes[] = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    restore(node.position?.start);
+    restore(node.position?.end);
+    if ('children' in node) for (const child of node.children) stack.push(child as Nodes);
+  }
 }
 
 /** Lists every link/image target in document order. Never throws on malformed Markdown. */
@@ -80,8 +110,7 @@ export function extractLinks(markdown: string): ExtractedLink[] {
     switch (node.type) {
       case 'link': {
         // GFM autolink literals inside `{% embed url="…" %}` are the tag's target, already listed.
-        const offset = start?.offset ?? -1;
-        if (!liquidSpans.some(([from, to]) => offset >= from && offset < to)) {
+        if (!insideSpan(liquidSpans, start?.offset ?? -1)) {
           links.push(make(node.url, 'link', at, nodeText(node), node.title));
         }
         break;
@@ -121,6 +150,19 @@ export function extractLinks(markdown: string): ExtractedLink[] {
   }
   links.sort((a, b) => a.line - b.line || a.column - b.column);
   return links;
+}
+
+/** Whether `offset` lies in one of `spans` (disjoint, in document order). */
+function insideSpan(spans: ReadonlyArray<[number, number]>, offset: number): boolean {
+  let low = 0;
+  let high = spans.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (spans[middle]![1] <= offset) low = middle + 1;
+    else high = middle;
+  }
+  const span = spans[low];
+  return span !== undefined && offset >= span[0];
 }
 
 function make(
@@ -217,10 +259,11 @@ const ATTRIBUTE = /\s(href|src|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]
 /** `href`/`src`/`srcset` attributes of raw HTML — GitBook writes figures, cards and mentions as HTML. */
 function htmlLinks(node: Html, at: { line: number; column: number }): ExtractedLink[] {
   const found: ExtractedLink[] = [];
+  const positionAt = positionsIn(node.value, at);
   for (const match of node.value.matchAll(ATTRIBUTE)) {
     const name = (match[1] ?? '').toLowerCase();
     const raw = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
-    const position = positionAt(node.value, match.index ?? 0, at);
+    const position = positionAt(match.index ?? 0);
     const targets = name === 'srcset' ? srcsetUrls(raw) : [raw];
     for (const target of targets) {
       if (target !== '') found.push(make(target, 'html', position));
@@ -240,32 +283,87 @@ export function srcsetUrls(srcset: string): string[] {
     .filter((url) => url !== '');
 }
 
-const LIQUID =
-  /\{%\s*(content-ref|embed|file|include|page-ref)\s+(?:(?:url|src|page)\s*=\s*)?"([^"]*)"[^%]*%\}/g;
+/** The head of a Liquid tag with a target, up to the target's opening quote. */
+const LIQUID_HEAD =
+  /\{%\s*(?:content-ref|embed|file|include|page-ref)\s+(?:(?:url|src|page)\s*=\s*)?"/y;
 
+/**
+ * Targets of `{% embed url="…" %}`-style tags: the head, a quoted target, then anything but `%`
+ * up to `%}`. Scanned by hand rather than with one regex: a regex retries from every `{%` and
+ * rescans to the same far quote or `%`, which is quadratic in a paragraph of unclosed tags.
+ */
 function liquidTargets(
   source: string,
   baseOffset: number,
   at: { line: number; column: number },
 ): Array<{ from: number; to: number; link: ExtractedLink }> {
   const found: Array<{ from: number; to: number; link: ExtractedLink }> = [];
-  for (const match of source.matchAll(LIQUID)) {
-    const index = match.index ?? 0;
+  const positionAt = positionsIn(source, at);
+  const nextQuote = nextIndexOf(source, '"');
+  const nextPercent = nextIndexOf(source, '%');
+  for (let start = source.indexOf('{%'); start >= 0;) {
+    LIQUID_HEAD.lastIndex = start;
+    const head = LIQUID_HEAD.exec(source);
+    if (!head) {
+      start = source.indexOf('{%', start + 1);
+      continue;
+    }
+    const target = start + head[0].length;
+    const close = nextQuote(target);
+    const percent = close < 0 ? -1 : nextPercent(close + 1);
+    if (percent < 0) break; // no later tag can close either
+    if (source[percent + 1] !== '}') {
+      start = source.indexOf('{%', start + 1);
+      continue;
+    }
     found.push({
-      from: baseOffset + index,
-      to: baseOffset + index + match[0].length,
-      link: make(match[2] ?? '', 'liquid', positionAt(source, index, at)),
+      from: baseOffset + start,
+      to: baseOffset + percent + 2,
+      link: make(source.slice(target, close), 'liquid', positionAt(start)),
     });
+    start = source.indexOf('{%', percent + 2);
   }
   return found;
 }
 
-/** Line/column of `index` inside a node's text, given the node's own start position. */
-function positionAt(text: string, index: number, start: { line: number; column: number }) {
-  const before = text.slice(0, index);
-  const newlines = before.split('\n').length - 1;
-  if (newlines === 0) return { line: start.line, column: start.column + index };
-  return { line: start.line + newlines, column: index - before.lastIndexOf('\n') };
+/**
+ * `text.indexOf(char, from)` for queries that mostly move forward: the last answer is reused
+ * while it still holds, so a forward-moving series of queries reads the text once.
+ */
+function nextIndexOf(text: string, char: string): (from: number) => number {
+  let askedFrom = Number.POSITIVE_INFINITY;
+  let answer = -1;
+  return (from) => {
+    if (from < askedFrom || (answer >= 0 && from > answer)) {
+      askedFrom = from;
+      answer = text.indexOf(char, from);
+    }
+    return answer;
+  };
+}
+
+/**
+ * Line/column of indices inside a node's text, given the node's own start position. Indices must
+ * be asked in increasing order; the text is read once however many are asked.
+ */
+function positionsIn(
+  text: string,
+  start: { line: number; column: number },
+): (index: number) => { line: number; column: number } {
+  let scanned = 0;
+  let line = start.line;
+  let lastNewline = -1;
+  return (index) => {
+    for (; scanned < index; scanned++) {
+      if (text.charCodeAt(scanned) === 10) {
+        line += 1;
+        lastNewline = scanned;
+      }
+    }
+    return lastNewline < 0
+      ? { line: start.line, column: start.column + index }
+      : { line, column: index - lastNewline };
+  };
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
