@@ -126,11 +126,15 @@ class RetryLater extends Error {}
  *    the same key is still being processed: wait with exponential backoff (no jitter: the fetch
  *    under it already jitters its own retries) and try again; changes are never dropped for it.
  *    A 409 that persists on a writable change request (5 times) is treated as a refusal (4).
- * 4. A 4xx that retrying cannot fix: the change at fault is marked failed with the server's
- *    message (Outbox.failed) and the others carry on (OutboxBatches.fail). A failed change stays
- *    in the outbox (never silently dropped) until a later edit of its page replaces it (it is
- *    then retried, alone) or the user dismisses it.
- * 5. At the end of the drain, pages whose Markdown was pushed are read back (once each, however
+ * 4. A 4xx that retrying cannot fix (not 401, 408, 409 or 429): the change at fault is marked
+ *    failed with the server's message (Outbox.failed) and the others carry on; a refusal that
+ *    names no change splits the batch until it does (OutboxBatches.fail). Only changes that need
+ *    a refused insert wait with it (Outbox.held). A failed change stays in the outbox (never
+ *    silently dropped) until a later edit of its page replaces it, the user retries it (it is
+ *    then sent alone) or drops it (RefusedChanges).
+ * 5. Positions (`at`) are fitted to the change request's tree, read once per drain when a waiting
+ *    change has one, as the batches sent before leave it (BatchPositions).
+ * 6. At the end of the drain, pages whose Markdown was pushed are read back (once each, however
  *    many batches carried them) so the engine can write the server's normalised version without
  *    counting it as a local edit.
  *
