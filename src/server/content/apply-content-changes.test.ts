@@ -5,6 +5,7 @@ import {
   type ApplyDeps,
   type ContentChange,
 } from './apply-content-changes';
+import { FrontmatterError } from './markdown-document';
 import { sha256 } from './revision-store';
 import type { RevisionTree, StoredPage } from './revision-tree';
 
@@ -182,6 +183,24 @@ describe('applyContentChanges', () => {
       expect(() => apply(tree, [change], deps)).toThrow(ContentChangeError);
       expect(() => apply(tree, [change], deps)).toThrow(message);
     }
+  });
+
+  it('names the field but never echoes an internal error from reading the Markdown', () => {
+    const deps = makeDeps();
+    const tree = baseTree(deps);
+    const insert: ContentChange = { operation: 'insert_page', document: { markdown: '> x' } };
+    deps.readMarkdown = () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    };
+    expect(() => apply(tree, [insert], deps)).toThrow(
+      /^changes\.0\.document\.markdown: could not be parsed$/,
+    );
+    deps.readMarkdown = () => {
+      throw new FrontmatterError('frontmatter field "hidden" must be true or false');
+    };
+    expect(() => apply(tree, [insert], deps)).toThrow(
+      'changes.0.document.markdown: frontmatter field "hidden" must be true or false',
+    );
   });
 
   it('reverts a page to the base revision', () => {

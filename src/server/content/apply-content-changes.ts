@@ -1,5 +1,6 @@
 import { pageTitleProblem } from '../http/text-schemas';
 import { newId } from '../ids';
+import { FrontmatterError } from './markdown-document';
 import { slugify, type RevisionTree, type StoredFile, type StoredPage } from './revision-tree';
 
 /** Page metadata settable by insert_page and update_page (RevisionPageUpdate in the published API). */
@@ -198,7 +199,10 @@ export function applyContentChanges(
     try {
       read = deps.readMarkdown(document.markdown);
     } catch (error) {
-      throw new ContentChangeError(index, 'document.markdown', (error as Error).message);
+      // Only a FrontmatterError is written for the client; any other message is internal (a
+      // parser's "Maximum call stack size exceeded" once reached a 400 this way).
+      const message = error instanceof FrontmatterError ? error.message : 'could not be parsed';
+      throw new ContentChangeError(index, 'document.markdown', message);
     }
     // The schema checks a title sent as a field; one the Markdown sets obeys the same rules.
     const problem = read.title === undefined ? undefined : pageTitleProblem(read.title);
