@@ -209,6 +209,20 @@ describe('changes the server refuses', { timeout: 120_000 }, () => {
     expect(await draftShape()).toBe('Welcome, Guides[Setup], Bad[Child]');
   });
 
+  it('deleting the folder of a refused new page cancels it and what it held', async () => {
+    await loginAndSync();
+    write('bad/README.md', `---\nemoji: ${LONG_EMOJI}\n---\n\n# Bad\n\nRefused.\n`);
+    write('bad/child.md', '# Child\n\nUnder the refused page.\n');
+    expect((await quire('sync', '--once')).code).toBe(2);
+    expect((await status()).refused).toHaveLength(1);
+
+    rmSync(join(folder, HANDBOOK, 'bad'), { recursive: true });
+    const after = await quire('sync', '--once');
+    expect(after.code, after.output).toBe(0);
+    expect(await status()).toMatchObject({ state: 'idle', pending: 0, problems: [], refused: [] });
+    expect(await draftShape()).toBe('Welcome, Guides[Setup]');
+  });
+
   it('quire retry sends a refused change again once the server’s objection is gone', async () => {
     await loginAndSync();
     write('guides/setup.md', '# Setup\n\nEdited.\n');
