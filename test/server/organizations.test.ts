@@ -91,6 +91,59 @@ describe('organizations', () => {
     await expectError(await t.request('PATCH', '/v1/orgs/o-acme', TOKENS.ada, '{"title":'), 400);
   });
 
+  it('sets defaultContent only to content that exists in the organization', async () => {
+    const patch = (defaultContent: unknown) =>
+      t.request('PATCH', '/v1/orgs/o-acme', TOKENS.ada, { title: 'Acme Co', defaultContent });
+    // The published client's site pointer: no site exists (sites are not served yet).
+    const site = await t
+      .client(TOKENS.ada)
+      .orgs.updateOrganizationById('o-acme', { defaultContent: { type: 'site', site: 'site_x' } })
+      .catch((e: unknown) => e);
+    expect(site).toBeInstanceOf(GitBookAPIError);
+    expect((site as GitBookAPIError).code).toBe(400);
+    expect((site as GitBookAPIError).message).toMatch(
+      /body\.defaultContent\.site .*site_x.*does not serve docs sites yet/,
+    );
+    // A space of another organization, an unknown one, one in the trash: all refused, and the
+    // rest of the patch is not applied either.
+    for (const space of ['s-other', 's-nope']) {
+      const message = await expectError(await patch({ type: 'space', space }), 400);
+      expect(message).toBe(
+        `body.defaultContent.space must be a space of organization o-acme that you can read; ${space} is not`,
+      );
+    }
+    expect(await expectError(await patch({ type: 'space', site: 's-handbook' }), 400)).toMatch(
+      /body\.defaultContent\.site must not be given/,
+    );
+    expect(await expectError(await patch({ type: 'space' }), 400)).toMatch(
+      /body\.defaultContent\.space is required/,
+    );
+    expect(await expectError(await patch({ type: 'team', space: 's-api' }), 400)).toMatch(
+      /defaultContent\.type/,
+    );
+    const unchanged = await t.client(TOKENS.ada).orgs.getOrganizationById('o-acme');
+    expect(unchanged.data.title).not.toBe('Acme Co');
+    expect(unchanged.data.defaultContent).toBeUndefined();
+
+    // A space the caller can read is kept, and null removes it.
+    const set = await patch({ type: 'space', space: 's-api' });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toMatchObject({
+      title: 'Acme Co',
+      defaultContent: { type: 'space', space: 's-api' },
+    });
+    await t.client(TOKENS.ada).spaces.deleteSpaceById('s-api');
+    try {
+      await expectError(await patch({ type: 'space', space: 's-api' }), 400);
+    } finally {
+      await t.client(TOKENS.ada).spaces.restoreSpace('s-api');
+    }
+    const removed = await t
+      .client(TOKENS.ada)
+      .orgs.updateOrganizationById('o-acme', { defaultContent: null });
+    expect(removed.data.defaultContent).toBeUndefined();
+  });
+
   it('gets, patches and deletes link invites', async () => {
     const api = t.client(TOKENS.ada);
     const { data: invite } = await api.orgs.getOrganizationInviteLink('o-acme', 'inv-1');

@@ -1,3 +1,4 @@
+import type { DefaultContent } from './default-content';
 import type { Role } from '../../auth/roles';
 import type { Db } from '../../db/open-database';
 
@@ -31,7 +32,7 @@ export interface OrganizationPatch {
   emailDomains?: string[];
   hostname?: string;
   defaultRole?: Role | null;
-  defaultContent?: { type: 'site'; site: string } | null;
+  defaultContent?: DefaultContent | null;
   logo?: string | null;
   sso?: boolean;
   ai?: boolean;

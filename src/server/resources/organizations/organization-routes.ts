@@ -10,6 +10,8 @@ import {
 import { listEnvelope, paginate } from '../../http/paginate';
 import type { TypedApp } from '../../http/typed-app';
 import type { ServerContext } from '../../server-context';
+import { SpaceQueries } from '../spaces/space-queries';
+import { checkDefaultContent } from './default-content';
 import { OrganizationQueries, type OrganizationRow } from './organization-queries';
 import {
   InviteSchema,
@@ -28,6 +30,7 @@ const InviteParams = Type.Object({
 
 export function organizationRoutes(app: TypedApp, ctx: ServerContext): void {
   const queries = new OrganizationQueries(ctx.db);
+  const spaces = new SpaceQueries(ctx.db);
   const { access, urls } = ctx;
 
   app.get(
@@ -88,11 +91,15 @@ export function organizationRoutes(app: TypedApp, ctx: ServerContext): void {
       const { userId } = callerOf(request);
       const { organizationId } = request.params;
       const membership = access.requireOrg(userId, organizationId, 'admin');
-      const body = request.body;
+      const { defaultContent, ...body } = request.body;
       if (body.hostname !== undefined && queries.hostnameTaken(body.hostname, organizationId)) {
         throw conflict(`Hostname ${body.hostname} is already used by another organization`);
       }
-      queries.update(organizationId, body);
+      // null (remove) and undefined (keep) pass through; a pointer must lead somewhere.
+      const pointer = defaultContent
+        ? checkDefaultContent(defaultContent, organizationId, userId, { spaces, access })
+        : defaultContent;
+      queries.update(organizationId, { ...body, defaultContent: pointer });
       const row = queries.get(organizationId);
       if (!row) throw notFound(`Organization ${organizationId}`);
       return serializeOrganization(row, membership.role, urls);

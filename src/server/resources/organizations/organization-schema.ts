@@ -13,7 +13,13 @@ export const OrganizationSchema = Type.Object({
   useCase: Type.Optional(Type.String()),
   communityType: Type.Optional(Type.String()),
   defaultRole: Type.Optional(NullableRoleSchema),
-  defaultContent: Type.Optional(Type.Object({ type: Type.Literal('site'), site: Type.String() })),
+  defaultContent: Type.Optional(
+    Type.Object({
+      type: Type.Union([Type.Literal('site'), Type.Literal('space')]),
+      site: Type.Optional(Type.String()),
+      space: Type.Optional(Type.String()),
+    }),
+  ),
   sso: Type.Optional(Type.Boolean()),
   ai: Type.Optional(Type.Boolean()),
   inviteLinks: Type.Boolean(),
@@ -53,11 +59,14 @@ export const UpdateOrganizationBody = Type.Object(
       Type.String({ minLength: 3, maxLength: 32, pattern: HOSTNAME_PATTERN }),
     ),
     defaultRole: Type.Optional(NullableRoleSchema),
+    // `{ type: 'site', site }` (the spec) or `{ type: 'space', space }`; which id goes with which
+    // type, and that it exists, is checked by the route (see default-content.ts).
     defaultContent: Type.Optional(
       Nullable(
         Type.Object({
-          type: Type.Literal('site'),
-          site: Type.String({ minLength: 1, maxLength: 100 }),
+          type: Type.Union([Type.Literal('site'), Type.Literal('space')]),
+          site: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          space: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
         }),
       ),
     ),

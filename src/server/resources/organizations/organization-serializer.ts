@@ -1,5 +1,6 @@
 import { atLeast, type Role } from '../../auth/roles';
 import type { Urls } from '../../http/urls';
+import type { DefaultContent } from './default-content';
 import type { InviteRow, OrganizationRow } from './organization-queries';
 
 /** The Organization resource as the caller (with `role` in it) sees it. */
@@ -18,7 +19,7 @@ export function serializeOrganization(row: OrganizationRow, role: Role | null, u
     ...(row.community_type ? { communityType: row.community_type } : {}),
     defaultRole: row.default_role,
     ...(row.default_content
-      ? { defaultContent: JSON.parse(row.default_content) as { type: 'site'; site: string } }
+      ? { defaultContent: JSON.parse(row.default_content) as DefaultContent }
       : {}),
     sso: row.sso === 1,
     ai: row.ai === 1,

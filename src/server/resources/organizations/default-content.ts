@@ -1,0 +1,55 @@
+import type { Access } from '../../auth/access';
+import { badRequest } from '../../http/api-error';
+import type { SpaceQueries } from '../spaces/space-queries';
+
+/** What an organization opens on: a docs site (the spec's pointer) or a space. */
+export type DefaultContent = { type: 'site'; site: string } | { type: 'space'; space: string };
+
+/** The body's `defaultContent` once the schema has checked its types (see organization-schema). */
+export interface DefaultContentInput {
+  type: 'site' | 'space';
+  site?: string;
+  space?: string;
+}
+
+const FIELD = 'body.defaultContent';
+
+/**
+ * Checks that `input` points at content of `organizationId` that `userId` can read, and returns
+ * the pointer to store (only the id its type names). Anything else is a 400 naming the field:
+ * storing a dangling pointer would send every member to a page that does not exist.
+ */
+export function checkDefaultContent(
+  input: DefaultContentInput,
+  organizationId: string,
+  userId: string,
+  deps: { spaces: SpaceQueries; access: Access },
+): DefaultContent {
+  const other = input.type === 'site' ? 'space' : 'site';
+  if (input[other] !== undefined) {
+    throw badRequest(`${FIELD}.${other} must not be given with type "${input.type}"`);
+  }
+  if (input.type === 'site') {
+    if (input.site === undefined) throw badRequest(`${FIELD}.site is required with type "site"`);
+    // Docs sites are not served yet, so no site exists that could be the default content.
+    throw badRequest(
+      `${FIELD}.site must be a site of organization ${organizationId}; ${input.site} is not ` +
+        `(this server does not serve docs sites yet, so no site can be the default content: ` +
+        `use { "type": "space", "space": <id> } or null)`,
+    );
+  }
+  if (input.space === undefined) throw badRequest(`${FIELD}.space is required with type "space"`);
+  const space = deps.spaces.get(input.space);
+  const readable =
+    space !== undefined &&
+    space.organization_id === organizationId &&
+    space.deleted_at === null &&
+    deps.access.roleOnSpace(userId, space) !== null;
+  if (!readable) {
+    throw badRequest(
+      `${FIELD}.space must be a space of organization ${organizationId} that you can read; ` +
+        `${input.space} is not`,
+    );
+  }
+  return { type: 'space', space: input.space };
+}
