@@ -151,6 +151,28 @@ describe('an image pushed, then merged (defect 3)', () => {
   });
 });
 
+describe('an image the pull could not write back under its own name', () => {
+  it('is reported and not uploaded, so it is never mirrored twice', async () => {
+    await login();
+    await syncOk();
+    addImage('a:b.png', NEW_PNG);
+    addImage('new.png', NEW_PNG);
+
+    const sync = await quire('sync', '--once');
+    expect(sync.code).toBe(2);
+    const { problems } = await status();
+    expect(problems).toEqual([
+      expect.objectContaining({
+        spaceId: HANDBOOK,
+        path: 'Acme/Handbook/.gitbook/assets/a:b.png',
+        message: expect.stringContaining('"a-b.png"'),
+      }),
+    ]);
+    const [working] = await drafts(HANDBOOK);
+    expect(await fileNames(HANDBOOK, working!.revision)).toEqual(['new.png']);
+  });
+});
+
 describe('a file the server cannot serve (defect 4)', () => {
   it('is one problem on that file: the rest syncs, the revision advances, pushes go on', async () => {
     // The PDF's bytes are gone from the server: its download answers 404.

@@ -402,6 +402,27 @@ describe('classifyLocalChanges', () => {
     ]);
   });
 
+  it('reports a new asset whose name the pull would not keep, and uploads the others', async () => {
+    const synced = pull();
+    // Not every system accepts ':' (the mirror writes "a-b.png"); "Hero.png" is hero.png's name
+    // on a case-insensitive disk (the mirror writes "Hero (1).png").
+    write('.gitbook/assets/a:b.png', new Uint8Array([1]));
+    write('.gitbook/assets/Hero.png', new Uint8Array([2]));
+    write('.gitbook/assets/fine.png', new Uint8Array([3]));
+    const result = await classify(synced);
+    expect(result.problems.map((p) => [p.path, p.reason, p.message])).toEqual([
+      [
+        '.gitbook/assets/Hero.png',
+        'unsupported',
+        expect.stringContaining('would be named "Hero (1).png"'),
+      ],
+      ['.gitbook/assets/a:b.png', 'unsupported', expect.stringContaining('"a-b.png"')],
+    ]);
+    expect(apiChanges(result)).toEqual([
+      { operation: 'insert_files', files: [expect.objectContaining({ name: 'fine.png' })] },
+    ]);
+  });
+
   it('deletes the page of a deleted file', async () => {
     const synced = pull();
     remove('faq.md');

@@ -34,7 +34,12 @@ import {
   type SplitFrontmatter,
 } from '../mirror/page-frontmatter';
 import { parseSummary, unescapeMarkdown, type SummaryEntry } from '../mirror/parse-summary';
-import { ASSETS_FOLDER, README_PATH } from '../mirror/render-gitsync-layout';
+import {
+  allocateAssetName,
+  ASSETS_FOLDER,
+  assetNameAllocator,
+  README_PATH,
+} from '../mirror/render-gitsync-layout';
 import { titleSlug } from '../mirror/title-slug';
 import {
   MAX_FILES_PER_INSERT,
@@ -632,7 +637,7 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
 
   // --- emission -----------------------------------------------------------------------------------
   const changes: PlannedChange[] = [];
-  changes.push(...assetChanges(scan, problems, maxUploadBytes));
+  changes.push(...assetChanges(scan, input.index, problems, maxUploadBytes));
 
   const sim = new SimulatedTree(input.pages);
   const emitDelete = (id: string) => {
@@ -1101,10 +1106,16 @@ function closestByPath(candidates: readonly LocalPage[], from: string): LocalPag
 
 function assetChanges(
   scan: Extract<ScanResult, { status: 'scanned' }>,
+  index: readonly IndexedFile[],
   problems: LocalProblem[],
   maxUploadBytes: number,
 ): PlannedChange[] {
   const uploads: { path: string; file: InsertFilesChange['files'][number] }[] = [];
+  // Where the pull will put each upload, after the space's files: an upload must land on its own
+  // file, or the pull would write a second copy and never recognise the first.
+  const placement = assetNameAllocator(
+    index.filter((entry) => entry.kind === 'asset').map((entry) => posix.basename(entry.path)),
+  );
   for (const file of scan.added) {
     if (file.kind !== 'asset') continue;
     const name = file.path.slice(ASSETS_FOLDER.length + 1);
@@ -1113,6 +1124,15 @@ function assetChanges(
         path: file.path,
         reason: 'unsupported',
         message: `${file.path}: files in folders under ${ASSETS_FOLDER}/ are not synced`,
+      });
+      continue;
+    }
+    const placed = allocateAssetName(placement, name);
+    if (placed !== name) {
+      problems.push({
+        path: file.path,
+        reason: 'unsupported',
+        message: `${file.path}: the synced copy would be named "${placed}" (a name another file has, or one not every system accepts); rename the file to upload it`,
       });
       continue;
     }

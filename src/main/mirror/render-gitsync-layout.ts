@@ -80,20 +80,27 @@ export function renderGitSyncLayout(space: MirrorSpace): GitSyncLayout {
 const ASSET_EXTENSION = /\.[A-Za-z0-9]{1,16}$/;
 
 function placeAssets(files: readonly MirrorFile[]): Map<string, string> {
-  const allocator = new NameAllocator({ reserved: [], suffix: (n) => ` (${n - 1})` });
+  const allocator = assetNameAllocator();
   const paths = new Map<string, string>();
   for (const file of files) {
     if (paths.has(file.id)) continue;
-    const extension = ASSET_EXTENSION.exec(file.name)?.[0];
-    const split = extension !== undefined && extension.length < file.name.length;
-    const name = allocator.allocate(
-      split
-        ? { stem: file.name.slice(0, -extension.length), extension }
-        : { stem: file.name, extension: '' },
-    );
-    paths.set(file.id, `${ASSETS_FOLDER}/${name}`);
+    paths.set(file.id, `${ASSETS_FOLDER}/${allocateAssetName(allocator, file.name)}`);
   }
   return paths;
+}
+
+/** The allocator of one space's asset names (`names` already taken), in GitBook's clash style. */
+export function assetNameAllocator(names: Iterable<string> = []): NameAllocator {
+  return new NameAllocator({ reserved: names, suffix: (n) => ` (${n - 1})` });
+}
+
+/** The file name under `.gitbook/assets/` of the next asset called `name` (server-side name). */
+export function allocateAssetName(allocator: NameAllocator, name: string): string {
+  const extension = ASSET_EXTENSION.exec(name)?.[0];
+  const split = extension !== undefined && extension.length < name.length;
+  return allocator.allocate(
+    split ? { stem: name.slice(0, -extension.length), extension } : { stem: name, extension: '' },
+  );
 }
 
 function placePages(pages: readonly MirrorPage[]): Map<string, string> {
