@@ -11,6 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RevisionTree } from '../../src/server/content/revision-tree';
 import { startTestServer, type TestServer } from '../support/start-test-server';
@@ -298,6 +299,37 @@ describe('a fresh home on an existing folder (defect 5)', () => {
     expect(top).toContain('p-setup');
     expect(JSON.stringify(data.pages).match(/"Setup"/g)).toHaveLength(1);
     expect(await fileNames(HANDBOOK, working!.revision)).toEqual(['new.png']);
+  });
+
+  it('makes a reordered SUMMARY.md a conflict that resolves into a reorder', async () => {
+    await mirrorThenWipeHome();
+    const summary = handbook('SUMMARY.md');
+    const text = readFileSync(summary, 'utf8');
+    const welcome = '* [Welcome](README.md)\n';
+    expect(text).toContain(welcome);
+    writeFileSync(summary, `${text.replace(welcome, '').trimEnd()}\n${welcome}`);
+
+    expect((await quire('sync', '--once')).code).toBe(2);
+    const conflicts = JSON.parse((await quire('conflicts', '--json')).stdout) as {
+      id: number;
+      path: string;
+    }[];
+    expect(conflicts.map((conflict) => conflict.path)).toEqual(['SUMMARY.md']);
+    expect((await quire('resolve', String(conflicts[0]!.id), '--mine')).code).toBe(0);
+    await syncOk();
+
+    const [working] = await drafts(HANDBOOK);
+    const { data } = await api().listPagesInChangeRequest(HANDBOOK, working!.id);
+    expect(data.pages.map((page) => page.title)).toEqual(['Guides', 'Welcome']);
+    const cache = new Database(join(dir, 'home', 'cache.db'), { readonly: true });
+    try {
+      const indexed = cache
+        .prepare("SELECT kind, page_id FROM file_index WHERE space_id = ? AND path = 'SUMMARY.md'")
+        .all(HANDBOOK);
+      expect(indexed).toEqual([{ kind: 'layout', page_id: null }]);
+    } finally {
+      cache.close();
+    }
   });
 
   it('makes a page that differs a conflict, and pushes only the real differences', async () => {

@@ -5,6 +5,7 @@ import type { FileIndex, FileIndexEntry } from '../cache/file-index';
 import type { CacheDb } from '../cache/open-cache-database';
 import type { SyncedTexts } from '../cache/synced-texts';
 import { atomicRemove, atomicWriteFile, ensureDir } from '../mirror/atomic-write';
+import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
 import { resolveInside } from '../mirror/resolve-inside';
 import type { Outbox } from '../outbox/outbox';
 import type { LocalEdits } from '../sync/local-edits';
@@ -144,7 +145,10 @@ export class ConflictResolver {
     const existing = this.deps.index.get(conflict.spaceId, conflict.path);
     return {
       path: conflict.path,
-      kind: existing?.kind ?? (conflict.kind === 'asset' ? 'asset' : 'page'),
+      // No entry: a file the engine never synced (a new home on the folder) is known by its path.
+      kind:
+        existing?.kind ??
+        (conflict.kind === 'asset' ? 'asset' : conflict.path === SUMMARY_PATH ? 'layout' : 'page'),
       pageId: existing?.pageId ?? conflict.pageId,
       fileId: existing?.fileId ?? conflict.fileId,
     };
