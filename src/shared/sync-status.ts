@@ -31,7 +31,7 @@ export interface SpaceSyncState {
   enabled: boolean;
   /** disabled, pending, outdated, synced, error or removed (see the engine's SpaceState). */
   state: string;
-  /** Local changes waiting in the outbox (failed ones included). */
+  /** Local changes waiting to be sent (not those the server refused, listed in `problems`). */
   pending: number;
   conflicts: number;
   lastSync: string | null;
@@ -40,7 +40,7 @@ export interface SpaceSyncState {
 
 export interface SyncStatusSnapshot {
   state: SyncOverallState;
-  /** Local changes not yet acknowledged by the server, all spaces. */
+  /** Local changes not yet acknowledged by the server, all spaces (refused ones left out). */
   pending: number;
   /** When the last sync (or push) finished, ISO; null if never. */
   lastSync: string | null;

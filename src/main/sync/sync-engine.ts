@@ -568,9 +568,14 @@ export class SyncEngine {
     return report;
   }
 
-  /** Local changes not yet acknowledged by the server (failed ones included), of every space. */
+  /**
+   * Local changes still to go out (waiting or being sent), of one space or of every space. Those
+   * the server refused, and those held back by one, are not counted: they go out only once the
+   * user acts, and are listed as problems (refusedChanges) instead.
+   */
   pendingChanges(spaceId?: string): number {
-    return this.outbox.count(spaceId);
+    const spaces = spaceId === undefined ? this.outbox.spaces() : [spaceId];
+    return spaces.reduce((sum, id) => sum + this.outbox.unsent(id), 0);
   }
 
   /** Edits in the space folders that no push has recorded yet (a read-only quick scan). */
