@@ -181,6 +181,9 @@ describe('a file the server cannot serve (defect 4)', () => {
     rewriteStoredFiles(MEDIA, (tree) => {
       blob = tree.files.find((file) => file.id === 'f-report')!.blob;
     });
+    const bytes = t.db
+      .prepare<[string], { bytes: Buffer }>('SELECT bytes FROM blobs WHERE hash = ?')
+      .get(blob)!.bytes;
     t.db.prepare('DELETE FROM blobs WHERE hash = ?').run(blob);
     await login();
 
@@ -216,6 +219,12 @@ describe('a file the server cannot serve (defect 4)', () => {
     expect((data as { markdown?: string }).markdown).toContain('Edited locally.');
     // Still reported: nothing changed for that file.
     expect((await status()).problems.map((problem) => problem.kind)).toEqual(['download-failed']);
+
+    // Tried again at each sync: once the server has the bytes again, the file is written.
+    t.db.prepare('INSERT INTO blobs (hash, bytes) VALUES (?, ?)').run(blob, bytes);
+    await syncOk();
+    expect((await status()).problems).toEqual([]);
+    expect(readFileSync(media('.gitbook', 'assets', 'Relevé -final- v2.pdf'))).toEqual(bytes);
   });
 
   it('files named "." and ".." never make a path or URL that escapes, and never block the space', async () => {

@@ -439,12 +439,35 @@ describe('syncOnce', () => {
       expect.objectContaining({ kind: 'download-failed', path: '.gitbook/assets/gone.png' }),
     ]);
 
-    // Tried again at the next pull: once it can be served, it is written and the problem goes.
+    // Tried again at the next sync, though the space did not move: once it can be served, it is
+    // written and the problem goes. Then a sync with nothing changed reads no revision.
     remote.bytes.set(broken.downloadURL, new TextEncoder().encode('x'));
-    remote.publish('s1', [...handbook(), doc('p5', 'More', '# More\n')], [broken]);
+    const revisions = remote.count('revision');
     await sync.syncOnce();
+    expect(remote.count('revision')).toBe(revisions + 1);
     expect(read('Acme/s1/.gitbook/assets/gone.png')).toBe('x');
     expect(sync.status()[0]!.problems).toEqual([]);
+    await sync.syncOnce();
+    expect(remote.count('revision')).toBe(revisions + 1);
+  });
+
+  it('makes a file the server fails on (5xx after retries) one problem too', async () => {
+    const files = [remote.file('f1', 'a.png', 'a'), remote.file('f2', 'b.png', 'b')];
+    remote.publish('s1', handbook(), files);
+    const download = remote.downloadFile.bind(remote);
+    remote.downloadFile = async (file) => {
+      if (file.id !== 'f1') return download(file);
+      throw new RemoteUnavailableError('Downloading file f1 failed: 500', {
+        status: 500,
+        attempts: 3,
+      });
+    };
+    const sync = engine();
+    const report = await sync.syncOnce();
+    expect(report.spaces[0]!.error).toBeUndefined();
+    expect(report.spaces[0]!.problems.map((problem) => problem.kind)).toEqual(['download-failed']);
+    expect(read('Acme/s1/.gitbook/assets/b.png')).toBe('b');
+    expect(sync.status()[0]!.state).toBe('synced');
   });
 
   it('fails the space, to be pulled again, when the server cannot be reached mid-download', async () => {

@@ -688,7 +688,7 @@ export class SyncEngine {
         space.removedAt === null &&
         space.enabled &&
         space.remoteRevision !== null &&
-        space.remoteRevision !== space.syncedRevision,
+        (space.remoteRevision !== space.syncedRevision || this.downloadsFailed(space.id)),
     );
     for (const space of due) {
       if (this.stopRequested()) break;
@@ -1417,11 +1417,16 @@ export class SyncEngine {
     );
   }
 
+  /** Whether the space's last pull left files it could not download: the next sync tries again. */
+  private downloadsFailed(spaceId: string): boolean {
+    return this.problems.list(spaceId).some((problem) => problem.kind === 'download-failed');
+  }
+
   /**
    * An asset's bytes, or undefined when the server cannot serve this one file (not found, an
-   * unsafe download URL, too large...): reported as one problem on its path, the rest of the
-   * space goes on and it is tried again at the space's next pull. An unreachable server or a
-   * refused token still fails the run (the pull is redone).
+   * unsafe download URL, too large, a 5xx...): reported as one problem on its path, the rest of
+   * the space goes on and the next sync pulls the space again to retry it. An unreachable server,
+   * rate limiting or a refused token still fail the run (the pull is redone).
    */
   private async download(
     report: SpaceSyncReport,
@@ -1432,7 +1437,12 @@ export class SyncEngine {
     try {
       return await this.remote.downloadFile(file);
     } catch (error) {
-      if (error instanceof RemoteUnavailableError || isTokenRejected(error)) throw error;
+      if (
+        isTokenRejected(error) ||
+        (error instanceof RemoteUnavailableError && !serverFault(error))
+      ) {
+        throw error;
+      }
       this.problem(
         report,
         space,
@@ -1739,6 +1749,11 @@ function uploadedHashes(edits: readonly LocalEdit[]): Map<string, string> {
     }
   }
   return uploads;
+}
+
+/** A 5xx for one file (after the client's retries): that file's problem, not an outage. */
+function serverFault(error: RemoteUnavailableError): boolean {
+  return error.status !== undefined && error.status >= 500;
 }
 
 /** ` (the server names it "…")` when the name did not become the file name as it is. */
