@@ -120,7 +120,11 @@ export function buildServer(options: BuildServerOptions): QuireServer {
         useDefaults: true,
         allErrors: false,
       },
-      onCreate: strictBodies.onCreate,
+      onCreate: (ajv) => {
+        strictBodies.onCreate(ajv);
+        // The fast reads validate and coerce query strings with this same Ajv (same options).
+        fastReads.setQueryCompiler((schema) => ajv.compile(schema));
+      },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

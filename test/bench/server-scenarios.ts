@@ -28,15 +28,25 @@ export const serverScenarios: readonly Scenario[] = [
     prepare: membersPage,
     notes: ['latency row: one connection, so the p99 is the response time, not queueing'],
   }),
+  // Issue 16's load targets: at 10 connections p99 under 100 ms; at 50 no timeout (any error
+  // fails a row) and p99 under 1 s. Each response queues behind the others on its connection's
+  // turn, so these p99s include queueing, unlike the latency row's.
+  httpScenario({
+    name: 'GET members ?limit=1000 (of 5,000), 10 connections',
+    target: { maxP99Ms: 100 },
+    connections: 10,
+    fixture: () => largeOrgFixture(5000),
+    prepare: membersPage,
+  }),
   httpScenario({
     name: 'GET members ?limit=1000 (of 5,000), throughput',
-    target: {},
+    target: { maxP99Ms: 1000 },
     fixture: () => largeOrgFixture(5000),
     prepare: membersPage,
     notes: [
-      'throughput row: under many connections each response queues behind the others (see the ' +
-        "bare server's p99 in the floor column), so the p99<50ms target is judged on the " +
-        'latency row; this row compares throughput with the bare server',
+      'throughput row: under many connections (--connections, 50 by default) each response ' +
+        "queues behind the others (see the bare server's p99 in the floor column), so the " +
+        'p99<50ms target is judged on the latency row; here the target is no timeouts and p99<1s',
     ],
   }),
   // No target of its own: the cheapest authenticated read, the server's per-request floor.

@@ -5,8 +5,12 @@ import type { Authenticator, Caller } from './authenticate';
 /**
  * Answers one successful read for `userId`, or throws an ApiError (404, 403…) when the answer is
  * anything but a 200: the request then goes through Fastify, which produces that answer.
+ * `query` is the query string as the route's schema validated and coerced it (empty without one).
  */
-export type FastRead = (id: string, userId: string) => unknown;
+export type FastRead = (id: string, userId: string, query: Record<string, unknown>) => unknown;
+
+/** Validates and coerces a parsed query string in place, as Fastify's Ajv does for the route. */
+export type QueryValidator = (query: Record<string, unknown>) => boolean;
 
 /** Logs a request answered outside Fastify with the fields Fastify's request log line has. */
 export type FastReadLog = (line: {
@@ -20,6 +24,12 @@ export type FastReadLog = (line: {
 
 interface FastRoute {
   prefix: string;
+  /** What follows the id in the path (`/members`); empty when the id ends it. */
+  suffix: string;
+  /** The route's querystring schema; without one, a request with a query goes to Fastify. */
+  querySchema: object | undefined;
+  /** Compiled on first use (null: no compiler yet, so such requests go to Fastify). */
+  validateQuery?: QueryValidator | null;
   read: FastRead;
 }
 
@@ -29,15 +39,40 @@ const ID = /^[A-Za-z0-9_-]{1,100}$/;
 /** Answers kept at most: enough for every space of a busy server's active users. */
 const MAX_CACHED = 10_000;
 
+/** Bytes of answers kept at most: list pages reach 300 KB each (1,000 members). */
+const MAX_CACHED_BYTES = 64 * 1024 * 1024;
+
 /**
- * The hottest reads (`GET /v1/spaces/{id}`) answered before Fastify's routing, hook and
- * serialisation pipeline, which alone costs more than half of such a request's time.
+ * Query strings taken on the fast path: `name=value` pairs without percent-encoding or `+`, so
+ * splitting them is exactly what Fastify's parser does; anything else goes to Fastify.
+ */
+const PLAIN_QUERY = /^[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*$/;
+
+/** The pairs of a PLAIN_QUERY string; undefined when a name repeats (Fastify makes an array). */
+function parsePlainQuery(search: string): Record<string, unknown> | undefined {
+  if (!PLAIN_QUERY.test(search)) return undefined;
+  const query: Record<string, unknown> = {};
+  for (const pair of search.split('&')) {
+    const equals = pair.indexOf('=');
+    const name = pair.slice(0, equals);
+    if (Object.hasOwn(query, name)) return undefined;
+    query[name] = pair.slice(equals + 1);
+  }
+  return query;
+}
+
+/**
+ * The hottest reads (`GET /v1/spaces/{id}`, the members list whose 1,000-item pages weigh 300 KB)
+ * answered before Fastify's routing, hook and serialisation pipeline, which alone costs more than
+ * half of a space read's time, and cached, which spares a list page its queries and its
+ * serialisation on every request after the first.
  *
- * Only the plain success case is handled here: a well-formed `GET <prefix><id>` without a query
- * string, from a valid token, within its rate limit, that the route's own read function answers.
- * Everything else — a missing or revoked token, a 404 or 403, a refused rate limit, a query string,
- * a server that is closing — falls through to Fastify untouched, so every error, header and status
- * keeps a single implementation. The rate limit is charged only once the answer is known to be a
+ * Only the plain success case is handled here: a well-formed `GET <prefix><id><suffix>`, without a
+ * query string or with a plain one that the route's own querystring schema accepts, from a valid
+ * token, within its rate limit, that the route's own read function answers. Everything else — a
+ * missing or revoked token, a 404 or 403, a refused rate limit, a query the schema refuses or that
+ * needs decoding, a server that is closing — falls through to Fastify untouched, so every error,
+ * header and status keeps a single implementation. The rate limit is charged only once the answer is known to be a
  * 200, so a request that falls through is never charged twice.
  *
  * Answers are cached per (route, id, user) until anything may have changed: `invalidate()` runs
@@ -50,6 +85,8 @@ const MAX_CACHED = 10_000;
 export class FastReads {
   private readonly routes: FastRoute[] = [];
   private readonly cache = new Map<string, Buffer>();
+  private cachedBytes = 0;
+  private compileQuery: ((schema: object) => QueryValidator) | undefined;
   /** Valid callers by Authorization header, dropped with the answers (a revocation is a write). */
   private readonly callers = new Map<string, Caller>();
   private seenVersion: number;
@@ -67,7 +104,44 @@ export class FastReads {
 
   /** Serves `GET <prefix><id>` with `read`; `prefix` ends with a slash. */
   add(prefix: string, read: FastRead): void {
-    this.routes.push({ prefix, read });
+    this.routes.push({ prefix, suffix: '', querySchema: undefined, read });
+  }
+
+  /**
+   * Serves `GET <prefix><id><suffix>?<query>` with `read`, the query validated and coerced by
+   * `querySchema` (the Fastify route's own) exactly as Fastify would.
+   */
+  addWithQuery(prefix: string, suffix: string, querySchema: object, read: FastRead): void {
+    this.routes.push({ prefix, suffix, querySchema, read });
+  }
+
+  /** Fastify's Ajv, once it exists (`ajv.onCreate`): it compiles the routes' query schemas. */
+  setQueryCompiler(compile: (schema: object) => QueryValidator): void {
+    this.compileQuery ??= compile;
+  }
+
+  /** The validated query of a request, or undefined when Fastify must answer it. */
+  private queryOf(
+    route: FastRoute,
+    search: string | undefined,
+  ): Record<string, unknown> | undefined {
+    if (search === undefined) return {};
+    if (route.querySchema === undefined) return undefined;
+    const query = parsePlainQuery(search);
+    if (query === undefined) return undefined;
+    if (route.validateQuery === undefined || route.validateQuery === null) {
+      route.validateQuery = this.compileQuery?.(route.querySchema) ?? null;
+    }
+    return route.validateQuery?.(query) ? query : undefined;
+  }
+
+  private remember(key: string, body: Buffer): void {
+    if (this.cache.size >= MAX_CACHED || this.cachedBytes + body.length > MAX_CACHED_BYTES) {
+      this.cache.clear();
+      this.cachedBytes = 0;
+    }
+    this.cache.set(key, body);
+    this.cachedBytes += body.length;
   }
 
   /**
@@ -89,6 +163,7 @@ export class FastReads {
   /** Forgets every cached answer: something may have changed. */
   invalidate(): void {
     this.cache.clear();
+    this.cachedBytes = 0;
     this.callers.clear();
   }
 
@@ -101,10 +176,16 @@ export class FastReads {
   handle(request: IncomingMessage, response: ServerResponse): boolean {
     if (this.closing || request.method !== 'GET') return false;
     const url = request.url ?? '';
-    const route = this.routes.find((candidate) => url.startsWith(candidate.prefix));
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    const search = mark < 0 ? undefined : url.slice(mark + 1);
+    const route = this.routes.find(
+      (candidate) => path.startsWith(candidate.prefix) && path.endsWith(candidate.suffix),
+    );
     if (route === undefined) return false;
-    const id = url.slice(route.prefix.length);
+    const id = path.slice(route.prefix.length, path.length - route.suffix.length);
     if (!ID.test(id)) return false;
+    if (search !== undefined && route.querySchema === undefined) return false;
 
     const started = this.log ? performance.now() : 0;
     const authorization = request.headers.authorization;
@@ -118,18 +199,19 @@ export class FastReads {
       if (this.callers.size >= MAX_CACHED) this.callers.clear();
       this.callers.set(authorization, caller);
     }
-    const key = `${route.prefix}${id}\0${caller.userId}`;
+    const key = `${url}\0${caller.userId}`;
     let body = this.cache.get(key);
     if (body === undefined) {
+      const query = this.queryOf(route, search);
+      if (query === undefined) return false;
       try {
         // Kept encoded: most answers are served many times.
-        body = Buffer.from(JSON.stringify(route.read(id, caller.userId)));
+        body = Buffer.from(JSON.stringify(route.read(id, caller.userId, query)));
       } catch (error) {
         if (error instanceof ApiError) return false;
         throw error;
       }
-      if (this.cache.size >= MAX_CACHED) this.cache.clear();
-      this.cache.set(key, body);
+      this.remember(key, body);
     }
     const decision = this.authenticator.chargeToken(caller);
     if (!decision.allowed) return false;
@@ -147,7 +229,8 @@ export class FastReads {
     this.log?.({
       reqId,
       method: 'GET',
-      path: url,
+      // Never the query string: it can hold share keys (as in Fastify's line).
+      path,
       status: 200,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       user: caller.userId,

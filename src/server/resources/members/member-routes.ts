@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { conflict, forbidden, notFound } from '../../http/api-error';
 import { callerOf } from '../../http/authenticate';
 import { ListSchema, errorResponses, noContentResponses } from '../../http/common-schemas';
@@ -48,6 +48,37 @@ export function memberRoutes(app: TypedApp, ctx: ServerContext): void {
     }
   };
 
+  /**
+   * GET /v1/orgs/{id}/members: also answered by ctx.fastReads (pages of 1,000 members are built
+   * once and reused until anything changes), so both paths share this function.
+   */
+  const listMembers = (
+    organizationId: string,
+    userId: string,
+    query: Static<typeof ListMembersQuery>,
+  ) => {
+    access.requireOrg(userId, organizationId, 'read');
+    const { order = 'desc', sort = 'joinedAt', role, search } = query;
+    const page = paginate<MemberRow>(
+      ctx.db,
+      members.listQuery(organizationId, { order, sort, role, search }),
+      query,
+    );
+    return listEnvelope(
+      page.rows.map((row) => serializeMember(row, urls)),
+      page.next,
+      page.count,
+    );
+  };
+  // The query arrives validated and coerced by the route's own schema (see FastReads).
+  ctx.fastReads.addWithQuery(
+    '/v1/orgs/',
+    '/members',
+    ListMembersQuery,
+    (organizationId, userId, query) =>
+      listMembers(organizationId, userId, query as Static<typeof ListMembersQuery>),
+  );
+
   app.get(
     '/v1/orgs/:organizationId/members',
     {
@@ -57,22 +88,8 @@ export function memberRoutes(app: TypedApp, ctx: ServerContext): void {
         response: { 200: ListSchema(MemberSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const { userId } = callerOf(request);
-      const { organizationId } = request.params;
-      access.requireOrg(userId, organizationId, 'read');
-      const { order = 'desc', sort = 'joinedAt', role, search } = request.query;
-      const page = paginate<MemberRow>(
-        ctx.db,
-        members.listQuery(organizationId, { order, sort, role, search }),
-        request.query,
-      );
-      return listEnvelope(
-        page.rows.map((row) => serializeMember(row, urls)),
-        page.next,
-        page.count,
-      );
-    },
+    async (request) =>
+      listMembers(request.params.organizationId, callerOf(request).userId, request.query),
   );
 
   app.get(

@@ -32,7 +32,10 @@ export const MemberSchema = Type.Object({
   teams: Type.Integer(),
 });
 
-/** Two literals rather than a conditional spread (see serializeUser): pages hold 1,000 members. */
+/**
+ * Two literals rather than a conditional spread (see serializeUser): pages hold 1,000 members.
+ * Keys in Fastify's serializer's order (required, then optional; see serializeUser).
+ */
 export function serializeMember(row: MemberRow, urls: Urls) {
   const user = serializeUser(
     { id: row.user_id, display_name: row.display_name, email: row.email, photo_url: row.photo_url },
@@ -46,10 +49,10 @@ export function serializeMember(row: MemberRow, urls: Urls) {
         user,
         disabled: row.disabled === 1,
         joinedAt: row.joined_at,
-        lastSeenAt: row.last_seen_at,
         sso: row.sso === 1,
         spaces: row.space_count,
         teams: row.team_count,
+        lastSeenAt: row.last_seen_at,
       }
     : {
         object: 'member' as const,
