@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['node_modules', 'out', 'test/bench/**'],
-    // Says once that the shared corpus is missing; the tests that read it skip.
-    globalSetup: ['test/support/corpus-notice.ts'],
+    // Says once that the shared corpus is missing (the tests that read it skip), and builds the
+    // quire bundle the spawned CLI tests run when a source changed since it was built.
+    globalSetup: ['test/support/corpus-notice.ts', 'test/support/cli-bundle-setup.ts'],
     // Server tests open real SQLite files and real loopback ports; forks keep native handles isolated.
     pool: 'forks',
     testTimeout: 30_000,

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'out', 'cli', 'quire.mjs');
 
-/** Whether the bundle exists and no source it was built from changed since. */
+/** Whether the bundle exists and no source it was built from changed since (as build-cli.mjs). */
 function bundleIsCurrent() {
   if (process.env.QUIRE_CLI_FROM_SOURCE) return false;
   try {

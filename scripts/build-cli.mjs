@@ -1,19 +1,43 @@
 // Bundles the `quire` CLI (src/main/cli/quire-main.ts) with esbuild into out/cli/quire.mjs, so
 // the command starts without a TypeScript loader: tsx alone costs a few hundred milliseconds on
 // every run. bin/quire.mjs runs the bundle while out/cli/quire.inputs.json says it is up to date
-// and falls back to the TypeScript sources otherwise. Run by `postinstall` and `npm run build`.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+// and falls back to the TypeScript sources otherwise. Run by `postinstall`, `npm run build`, and
+// (with --if-stale) vitest's global setup, so the tests spawn what a user runs.
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_OUT = join(root, 'out', 'cli');
+/** Chunks of earlier builds are kept this long: a `quire` started before a rebuild still loads its own. */
+const OLD_CHUNK_MS = 60 * 60 * 1000;
+
+/** Whether `outDir` holds a bundle built after every source it was built from was last saved. */
+export function cliBundleIsCurrent(outDir = DEFAULT_OUT) {
+  try {
+    const { builtAt, inputs } = JSON.parse(readFileSync(join(outDir, 'quire.inputs.json'), 'utf8'));
+    statSync(join(outDir, 'quire.mjs'));
+    return inputs.every((file) => statSync(join(root, file)).mtimeMs < builtAt);
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Builds the bundle into `outDir` (default out/cli; `node scripts/build-cli.mjs --out <dir>` for
- * another); returns false (with a message) when esbuild is not installed.
+ * Builds the bundle into `outDir` (default out/cli); returns false (with a message) when esbuild
+ * is not installed. Every file is written beside its place and renamed over it, the entry and
+ * its list of inputs last, so a `quire` starting meanwhile runs either build, never half of one.
  */
-export async function buildCli({ quiet = false, outDir = join(root, 'out', 'cli') } = {}) {
+export async function buildCli({ quiet = false, outDir = DEFAULT_OUT } = {}) {
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -23,8 +47,6 @@ export async function buildCli({ quiet = false, outDir = join(root, 'out', 'cli'
   }
   // Sources saved after this instant make the bundle stale (bin/quire.mjs compares).
   const builtAt = Date.now();
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { quire: 'src/main/cli/quire-main.ts' },
@@ -43,21 +65,50 @@ export async function buildCli({ quiet = false, outDir = join(root, 'out', 'cli'
       js: "import { createRequire as __quireCreateRequire } from 'node:module'; const require = __quireCreateRequire(import.meta.url);",
     },
     metafile: true,
+    write: false,
     logLevel: 'warning',
   });
+  mkdirSync(outDir, { recursive: true });
+  const entry = join(outDir, 'quire.mjs');
+  const files = [...result.outputFiles].sort((a, b) => (a.path === entry) - (b.path === entry));
+  for (const file of files) writeReplacing(file.path, file.contents);
   const inputs = Object.keys(result.metafile.inputs)
     .filter((file) => !file.includes('node_modules/'))
     .map((file) => relative(root, join(root, file)).split('\\').join('/'))
     .sort();
-  writeFileSync(
+  writeReplacing(
     join(outDir, 'quire.inputs.json'),
     `${JSON.stringify({ builtAt, inputs }, null, 2)}\n`,
   );
+  removeOldChunks(outDir, new Set(files.map((file) => basename(file.path))));
   if (!quiet) console.log(`quire: CLI bundled into ${relative(root, outDir)}/quire.mjs`);
   return true;
 }
 
+function writeReplacing(file, contents) {
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, contents);
+  renameSync(temp, file);
+}
+
+function removeOldChunks(outDir, current) {
+  for (const name of readdirSync(outDir)) {
+    if (current.has(name) || !name.endsWith('.mjs')) continue;
+    const file = join(outDir, name);
+    if (Date.now() - statSync(file).mtimeMs > OLD_CHUNK_MS) unlinkSync(file);
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { out: { type: 'string' } } });
-  await buildCli(values.out ? { outDir: resolve(values.out) } : {});
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' },
+      'if-stale': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  const outDir = values.out ? resolve(values.out) : DEFAULT_OUT;
+  if (!(values['if-stale'] && cliBundleIsCurrent(outDir))) {
+    await buildCli({ outDir, quiet: values.quiet === true });
+  }
 }
