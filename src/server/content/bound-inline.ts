@@ -15,6 +15,12 @@ export const INLINE_BUDGET_SPAN_LENGTH = 16_384;
 export const MIN_INLINE_BUDGET = 8;
 /** Code-span openers without a closer rescan the rest of the span: far fewer of those are allowed. */
 export const UNCLOSED_CODE_BUDGET = 16;
+/**
+ * A `[` may be at most this far from its `]` (or, unclosed, from the end of its span): while a
+ * bracket is open, GFM's email-autolink check walks back to it at every word, so a far one made a
+ * paragraph quadratic. Farther brackets, and their `]`, are escaped.
+ */
+export const MAX_BRACKET_REACH = 2_000;
 
 /** How many of each costly construct a span of `length` characters may hold. */
 export function inlineBudget(length: number): number {
@@ -45,6 +51,8 @@ export function boundInlineSpan(
   const counts: Record<Counter, number> = { delimiter: 0, open: 0, close: 0, angle: 0, code: 0 };
   const over = (counter: Counter, limit = budget): boolean => ++counts[counter] > limit;
   const closers = new CodeSpanClosers(text, segments);
+  const brackets = new BracketReach(escapes);
+  const singleOpeners: number[] = [];
 
   for (let s = 0, i = segments[0] ?? 0; s < segments.length;) {
     const end = segments[s + 1]!;
@@ -61,8 +69,12 @@ export function boundInlineSpan(
       const close = closers.after(i, runEnd - i);
       if (close >= 0) i = close;
       else {
-        if (over('code', UNCLOSED_CODE_BUDGET))
+        if (over('code', UNCLOSED_CODE_BUDGET)) {
+          // Each escaped backtick is a one-backtick run to micromark's closer search: single
+          // openers left unescaped before it would close on it, so they are escaped too.
+          escapes.push(...singleOpeners.splice(0));
           for (let at = i; at < runEnd; at++) escapes.push(at);
+        } else if (runEnd - i === 1) singleOpeners.push(i);
         i = runEnd;
       }
     } else if (code === 0x2a || code === 0x5f || code === 0x7e) {
@@ -75,7 +87,33 @@ export function boundInlineSpan(
       const counter =
         code === 0x5b ? 'open' : code === 0x5d ? 'close' : code === 0x3c ? 'angle' : null;
       if (counter && over(counter)) escapes.push(i);
+      else if (counter === 'open') brackets.open(i);
+      else if (counter === 'close') brackets.close(i);
       i += 1;
+    }
+  }
+  brackets.end(segments[segments.length - 1] ?? 0);
+}
+
+/** Pairs brackets as micromark does (a `]` balances the latest open `[`) and escapes far pairs. */
+class BracketReach {
+  private readonly openings: number[] = [];
+
+  constructor(private readonly escapes: number[]) {}
+
+  open(at: number): void {
+    this.openings.push(at);
+  }
+
+  close(at: number): void {
+    const opening = this.openings.pop();
+    if (opening !== undefined && at - opening > MAX_BRACKET_REACH) this.escapes.push(opening, at);
+  }
+
+  /** Brackets still open at the end of the span reach to it. */
+  end(at: number): void {
+    for (const opening of this.openings) {
+      if (at - opening > MAX_BRACKET_REACH) this.escapes.push(opening);
     }
   }
 }

@@ -17,11 +17,12 @@
  * structure (containers, lazy lines, fences, HTML blocks, tables) closely enough to place escapes
  * where micromark sees markers; it is not a parser and produces no tree.
  */
-import { boundInlineSpan, isAsciiPunctuation } from './bound-inline';
+import { boundInlineSpan, INLINE_BUDGET, isAsciiPunctuation } from './bound-inline';
 
 export {
   INLINE_BUDGET,
   INLINE_BUDGET_SPAN_LENGTH,
+  MAX_BRACKET_REACH,
   MIN_INLINE_BUDGET,
   UNCLOSED_CODE_BUDGET,
 } from './bound-inline';
@@ -30,6 +31,12 @@ export {
 export const MAX_CONTAINER_DEPTH = 32;
 /** GFM tables wider than this stay text. */
 export const MAX_TABLE_COLUMNS = 128;
+/**
+ * The deepest a parsed tree can be: two nodes per container (list and item), two delimiter runs
+ * per level of emphasis within a span's budget, and a few more for the root, a table's rows and
+ * cells, a paragraph, a link and its text.
+ */
+export const MAX_MARKDOWN_TREE_DEPTH = 2 * MAX_CONTAINER_DEPTH + INLINE_BUDGET / 2 + 8;
 
 export interface BoundedMarkdown {
   /** The Markdown to parse. */
@@ -175,6 +182,8 @@ class BlockScanner {
           end,
         );
         next = { cursor: after, container: { kind: 'quote' }, escapeAt: indent.at };
+      } else if (text.startsWith('[^', indent.at)) {
+        next = footnoteDefinitionStart(text, indent, end);
       } else {
         if (isThematicBreak(text, indent.at, end)) break;
         if (paragraphTip && allMatched && isSetextUnderline(text, indent.at, end)) break;
@@ -379,6 +388,31 @@ function listItemStart(
     cursor: contentCursor,
     container: { kind: 'item', indent: width - base.column },
     escapeAt,
+  };
+}
+
+/**
+ * A GFM footnote definition (`[^label]:`) is a container too: its content continues on lines
+ * indented by four columns, and definitions nest.
+ */
+function footnoteDefinitionStart(
+  text: string,
+  indent: Cursor,
+  end: number,
+): { cursor: Cursor; container: Container; escapeAt: number } | undefined {
+  let at = indent.at + 2;
+  while (at < end && at - indent.at < 1001) {
+    const code = text.charCodeAt(at);
+    if (code === 0x5d || code === 0x5b || code === SPACE || code === TAB) break;
+    at += code === 0x5c ? 2 : 1;
+  }
+  if (at === indent.at + 2 || text.charCodeAt(at) !== 0x5d || text.charCodeAt(at + 1) !== 0x3a)
+    return undefined;
+  const after = { at: at + 2, column: indent.column + (at + 2 - indent.at) };
+  return {
+    cursor: skipIndent(text, after, end),
+    container: { kind: 'item', indent: 4 },
+    escapeAt: indent.at,
   };
 }
 

@@ -343,7 +343,8 @@ interface Context {
 }
 
 /** Deeper containers (or inline formatting) than this keep only their text. */
-const MAX_NESTING = 48;
+export const MAX_DOCUMENT_NESTING = 48;
+const MAX_NESTING = MAX_DOCUMENT_NESTING;
 
 /**
  * Builds the published JSON document of a Markdown body (pass `readPageMarkdown(md).body`: the
