@@ -100,7 +100,10 @@ export class Outbox {
     ).map((row) => row.space_id);
   }
 
-  /** Changes the server refused, each with its message. A later edit of the page retries it. */
+  /**
+   * Changes the server refused, each with its message. A later edit of the page retries it, as
+   * retry() does; drop() gives it up.
+   */
   failed(spaceId: string): OutboxItem[] {
     return this.rows(
       "SELECT * FROM outbox WHERE space_id = ? AND state = 'failed' ORDER BY id",
@@ -244,13 +247,6 @@ export class Outbox {
     this.db.transaction(() => {
       for (const key of localKeys) forget.run(spaceId, kind, key);
     })();
-  }
-
-  /** Gives up a failed change (the user chose to). Returns whether there was one. */
-  dismiss(id: number): boolean {
-    return (
-      this.db.prepare("DELETE FROM outbox WHERE id = ? AND state = 'failed'").run(id).changes > 0
-    );
   }
 
   /**
