@@ -209,6 +209,12 @@ describe('linear micromark passes', () => {
     expect(events.map((e) => e[0])).toEqual(['a', 'X', 'Y', 'c', 'd', 'e']);
   });
 
+  it('are installed on the copy of micromark that parses', async () => {
+    const { EditMap } = await import('micromark-util-edit-map');
+    const marker = Symbol.for('quire.linearMicromark');
+    expect((EditMap.prototype as unknown as Record<symbol, unknown>)[marker]).toBe(true);
+  });
+
   it('merges each run of data tokens into its first', () => {
     const events = [
       event('d1', 'data'),

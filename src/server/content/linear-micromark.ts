@@ -24,9 +24,17 @@ type Resolver = (events: Event[], context: unknown) => Event[];
 const PATCHED = Symbol.for('quire.linearMicromark');
 const require = createRequire(import.meta.url);
 
-/** Every copy of `file` inside the package `name` (its default and development builds). */
+/**
+ * Every copy of `file` inside the package `name` (its default and development builds). None when
+ * the package cannot be found (a bundle that inlined it): parsing then works, only unpatched.
+ */
 function packageFiles(name: string, file: string): string[] {
-  const root = dirname(require.resolve(name));
+  let root: string;
+  try {
+    root = dirname(require.resolve(name));
+  } catch {
+    return [];
+  }
   return [join(root, file), join(root, 'dev', file)].filter((path) => existsSync(path));
 }
 
