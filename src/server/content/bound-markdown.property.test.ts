@@ -8,7 +8,7 @@ import {
 } from '../../../test/support/hostile-markdown';
 import { readMarkdown } from '../resources/change-requests/read-markdown';
 import { splitPageSections } from '../resources/search/page-sections';
-import { boundMarkdown, MAX_MARKDOWN_TREE_DEPTH } from './bound-markdown';
+import { boundMarkdown, boundMarkdownEscapes, MAX_MARKDOWN_TREE_DEPTH } from './bound-markdown';
 import {
   FrontmatterError,
   markdownToDocument,
@@ -80,6 +80,23 @@ describe('Markdown entry points on hostile input', () => {
       expect(() => checkEveryEntryPoint(markdown), name).not.toThrow();
     }
   }, 60_000);
+
+  it('only insert backslashes, so every character of the original is kept', () => {
+    const markdownish = fc.string({
+      unit: fc.constantFrom(...'>-*+_~`[]()!<>{}%|\\:^#=1. \t\n\ra'.split('')),
+      maxLength: 3_000,
+    });
+    fc.assert(
+      fc.property(fc.oneof(markdownish, pathologicalMarkdown(100)), (markdown) => {
+        const { text, escapes } = boundMarkdownEscapes(markdown);
+        expect(text.length).toBe(markdown.length + escapes.length);
+        const inserted = new Set(escapes.map((at, j) => at + j));
+        expect([...text].filter((_, i) => !inserted.has(i)).join('')).toBe(markdown);
+        expect([...inserted].every((i) => text[i] === '\\')).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
 
   it('change nothing in ordinary Markdown', () => {
     fc.assert(
