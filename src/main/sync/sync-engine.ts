@@ -1096,7 +1096,15 @@ export class SyncEngine {
             // decides (see writeOne) whether the file is adopted or a conflict.
             writes.push({ entry, hash: undefined, data: undefined });
           } else {
-            this.unsyncedFileDiffers(report, space, conflicts, localEdits, entry, local.hash);
+            const rebased = this.unsyncedFileDiffers(
+              report,
+              space,
+              conflicts,
+              localEdits,
+              entry,
+              local.hash,
+            );
+            if (rebased !== undefined) next.set(entry.path, rebased);
           }
           continue;
         }
@@ -1217,7 +1225,15 @@ export class SyncEngine {
         const base = byPath.get(entry.path);
         if (base !== undefined) next.set(entry.path, { ...base, ...indexFields(entry) });
         if (base === undefined) {
-          this.unsyncedFileDiffers(report, space, conflicts, localEdits, entry, local.hash);
+          const rebased = this.unsyncedFileDiffers(
+            report,
+            space,
+            conflicts,
+            localEdits,
+            entry,
+            local.hash,
+          );
+          if (rebased !== undefined) next.set(entry.path, rebased);
         } else if (entry.kind === 'asset' && local.hash !== '') {
           conflicts.recordAsset(entry, local.hash);
         } else {
@@ -1386,8 +1402,10 @@ export class SyncEngine {
    * A file at a path the engine has no synced version of (a new home on an existing folder, an
    * upload changed after it was sent) differs from the remote one. Nothing says which side is
    * newer, so it is a conflict: the local file is kept as it is and the remote version saved for
-   * `quire resolve`. A path that holds another page's or file's local edit (a page created
-   * locally where a remote page now lands), or a folder, is reported as taken instead.
+   * `quire resolve`. A page this device created and edited again since is its pending edit: the
+   * remote version becomes its base (returned, to index), and the push sends the file. A path
+   * that holds another page's or file's local edit (a page created locally where a remote page
+   * now lands), or a folder, is reported as taken instead.
    */
   private unsyncedFileDiffers(
     report: SpaceSyncReport,
@@ -1396,8 +1414,19 @@ export class SyncEngine {
     localEdits: readonly LocalEdit[],
     entry: LayoutEntry,
     localHash: string,
-  ): void {
+  ): FileIndexEntry | undefined {
     const edit = localEdits.find((candidate) => candidate.path === entry.path);
+    if (edit?.contentHash && entry.text !== undefined && editIsOf(edit, entry)) {
+      // Never the size and mtime of a real file: the file is a local edit on top of it.
+      const remoteHash = contentHash(entry.text);
+      return {
+        ...indexFields(entry),
+        path: entry.path,
+        contentHash: remoteHash,
+        size: -1,
+        mtimeMs: -1,
+      };
+    }
     if (localHash !== '' && (edit === undefined || editIsOf(edit, entry))) {
       conflicts.recordUnmerged(
         entry,
@@ -1405,7 +1434,7 @@ export class SyncEngine {
         localHash,
         `${entry.path} differs from the remote version and was never synced from it, so the two cannot be merged: the local file was kept as it is (see \`quire resolve\`)`,
       );
-      return;
+      return undefined;
     }
     this.problem(
       report,
@@ -1415,6 +1444,7 @@ export class SyncEngine {
       entry.pageId ?? null,
       `${entry.path} exists but was not written by Quire; the remote version was not written`,
     );
+    return undefined;
   }
 
   /** Whether the space's last pull left files it could not download: the next sync tries again. */
