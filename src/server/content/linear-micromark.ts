@@ -9,12 +9,14 @@
  *   the span's events (a paragraph of thousands of lines, or of escapes, took seconds per 100 KB).
  *
  * Importing this module patches both, once per process, with versions that give the same events
- * in one linear pass. Neither is exported by micromark, so they are reached by file path; every
- * copy present (`lib/` and the `development` condition's `dev/lib/`) is patched.
+ * in one linear pass. They are patched on the very module instances micromark runs: EditMap is
+ * imported by its package name (resolved as micromark resolves it), and the text initializers,
+ * which micromark does not export, by their path inside the package — both builds of it, the
+ * default one and the `development` condition's, since the condition decides which one parses.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { EditMap } from 'micromark-util-edit-map';
+import * as developmentText from '../../../node_modules/micromark/dev/lib/initialize/text.js';
+import * as defaultText from '../../../node_modules/micromark/lib/initialize/text.js';
 
 /** A micromark event: `['enter' | 'exit', token, context]`. */
 type Event = [string, { type: string; end: unknown }, unknown];
@@ -22,30 +24,14 @@ type Change = [at: number, remove: number, add: Event[]];
 type Resolver = (events: Event[], context: unknown) => Event[];
 
 const PATCHED = Symbol.for('quire.linearMicromark');
-const require = createRequire(import.meta.url);
 
-/**
- * Every copy of `file` inside the package `name` (its default and development builds). None when
- * the package cannot be found (a bundle that inlined it): parsing then works, only unpatched.
- */
-function packageFiles(name: string, file: string): string[] {
-  let root: string;
-  try {
-    root = dirname(require.resolve(name));
-  } catch {
-    return [];
-  }
-  return [join(root, file), join(root, 'dev', file)].filter((path) => existsSync(path));
-}
-
-for (const path of packageFiles('micromark-util-edit-map', 'index.js')) {
-  const { EditMap } = require(path) as {
-    EditMap: { prototype: { consume(events: Event[]): void; [PATCHED]?: true } };
-  };
-  const prototype = EditMap.prototype;
-  if (prototype[PATCHED]) continue;
-  prototype[PATCHED] = true;
-  prototype.consume = function consume(
+const editMap = EditMap.prototype as unknown as {
+  consume(events: Event[]): void;
+  [PATCHED]?: true;
+};
+if (!editMap[PATCHED]) {
+  editMap[PATCHED] = true;
+  editMap.consume = function consume(
     this: { map: Change[]; index: Map<number, Change> },
     events: Event[],
   ) {
@@ -57,9 +43,11 @@ for (const path of packageFiles('micromark-util-edit-map', 'index.js')) {
   };
 }
 
-for (const path of packageFiles('micromark', join('lib', 'initialize', 'text.js'))) {
-  const initializers = require(path) as Record<string, { resolveAll?: Resolver; [PATCHED]?: true }>;
-  for (const initializer of Object.values(initializers)) {
+for (const initializers of [defaultText, developmentText]) {
+  for (const initializer of Object.values(initializers) as Array<{
+    resolveAll?: Resolver;
+    [PATCHED]?: true;
+  }>) {
     const original = initializer.resolveAll;
     if (!original || initializer[PATCHED]) continue;
     initializer[PATCHED] = true;
