@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCacheDatabase } from '../../src/main/cache/open-cache-database';
 import { isAtomicWriteTempName } from '../../src/main/mirror/atomic-write';
@@ -24,6 +25,11 @@ import { engineFor, fileStamps, readTree, remoteEdit, type EngineKit } from './s
 
 const CHILD = fileURLToPath(new URL('./pull-crash-child.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The child, bundled once (better-sqlite3 left to node_modules, so the bundle lives in the
+ * checkout's out/): each of the nine runs then starts without tsx compiling the engine again.
+ */
+const CHILD_BUNDLE = join(REPO, 'out', `pull-crash-child-${process.pid}.mjs`);
 const SECTIONS = 25;
 const PAGES_PER_SECTION = 19;
 
@@ -67,8 +73,22 @@ function bigFixture(): Fixture {
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ fixture: bigFixture() });
+  await build({
+    entryPoints: [CHILD],
+    outfile: CHILD_BUNDLE,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: 'error',
+  });
 });
 afterAll(async () => {
+  rmSync(CHILD_BUNDLE, { force: true });
   await t.close();
 });
 
@@ -82,11 +102,10 @@ interface ChildRun {
 /** Runs one sync in a child process; SIGKILLs it on its `killAt`-th progress event. */
 function runChild(cacheFile: string, folder: string, killAt?: number): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', CHILD, t.url, TOKENS.ada, cacheFile, folder],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [CHILD_BUNDLE, t.url, TOKENS.ada, cacheFile, folder], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let events = 0;
     let killed = false;
     let buffered = '';
