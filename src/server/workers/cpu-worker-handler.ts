@@ -25,8 +25,11 @@ export interface CpuTasks {
   };
   /** A large request body (UTF-8 JSON) → its value, parsed as Fastify would. */
   json: { input: { bytes: Uint8Array }; output: ParsedJson };
-  /** Page bodies (frontmatter and leading title are page fields) → published documents. */
-  'page-documents': { input: { bodies: string[] }; output: JSONDocument[] };
+  /**
+   * Page bodies (frontmatter and leading title are page fields) → published documents, as JSON
+   * text: responses splice it in, so the event loop never parses or stringifies a document.
+   */
+  'page-documents': { input: { bodies: string[] }; output: string[] };
   /** Comment bodies (Markdown as written) → published documents. */
   'comment-documents': { input: { bodies: string[] }; output: JSONDocument[] };
   /** Every link and image target of each body. */
@@ -63,7 +66,7 @@ const handlers: Handlers = {
     texts.map(({ base, ours, theirs }) => mergeText(base, ours, theirs)),
   json: ({ bytes }) =>
     parseJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')),
-  'page-documents': ({ bodies }) => bodies.map(pageDocument),
+  'page-documents': ({ bodies }) => bodies.map((body) => JSON.stringify(pageDocument(body))),
   'comment-documents': ({ bodies }) => bodies.map((body) => markdownToDocument(body)),
   links: ({ bodies }) => bodies.map(extractLinks),
   pdf: async (input) => new Uint8Array(await renderPdf(input)),

@@ -2,9 +2,14 @@
  * Markdown work for many bodies at once, on the CPU pool: documents and links of the bodies a
  * response needs, computed in jobs of bounded size, each result kept per body so a body is
  * converted once however many revisions and requests share it.
+ *
+ * One pathological body never fails a response that needs many: a job over budget is split
+ * into one job per body, and a body that is still over budget alone gets a fallback (its
+ * document as plain text, no links), remembered so later requests do not spend the budget again.
  */
 import type { JSONDocument } from '@gitbook/api';
 import type { ExtractedLink } from '../content/markdown-links';
+import { plainTextDocument } from '../content/plain-text-document';
 import { BoundedCache } from '../resources/links/bounded-cache';
 import { CpuJobError, type CpuPool } from './cpu-pool';
 
@@ -15,99 +20,103 @@ export interface MarkdownItem {
   label: string;
 }
 
-/** Bodies are sent in jobs of about this much text, so one large page fails only itself. */
-const JOB_CHARS = 256 * 1024;
+/** Bodies are sent in jobs of about this much text, so a slow body shares a job with few others. */
+const JOB_CHARS = 64 * 1024;
 const RESULT_ENTRIES = 5000;
-/** A body that went over budget answers at once for this long instead of burning CPU again. */
+/** A body that went over budget gets its fallback at once for this long. */
 const FAILURE_TTL_MS = 10 * 60 * 1000;
 
-type DocumentKind = 'page-documents' | 'comment-documents';
+interface Work<V> {
+  namespace: string;
+  cache: BoundedCache<V>;
+  run(bodies: string[]): Promise<V[]>;
+  /** What a body that cannot be processed within the budget contributes. */
+  fallback(markdown: string): V;
+}
 
 export class MarkdownJobs {
   private readonly documentsByKey = new BoundedCache<JSONDocument>(RESULT_ENTRIES);
+  private readonly documentJsonByKey = new BoundedCache<string>(RESULT_ENTRIES);
   private readonly linksByKey = new BoundedCache<readonly ExtractedLink[]>(RESULT_ENTRIES);
-  private readonly failures = new BoundedCache<{ error: CpuJobError; until: number }>(1000);
+  /** Bodies that went over budget alone, until when their fallback is used without trying. */
+  private readonly failures = new BoundedCache<number>(1000);
 
   constructor(private readonly pool: CpuPool) {}
 
-  /** Published documents of page bodies (frontmatter and leading title left out), by key. */
-  pageDocuments(items: readonly MarkdownItem[]): Promise<Map<string, JSONDocument>> {
-    return this.documents('page-documents', items);
+  /**
+   * Published documents of page bodies (frontmatter and leading title left out), as JSON text,
+   * by key.
+   */
+  pageDocumentsJson(items: readonly MarkdownItem[]): Promise<Map<string, string>> {
+    return this.compute(items, {
+      namespace: 'page-documents',
+      cache: this.documentJsonByKey,
+      run: (bodies) => this.pool.run('page-documents', { bodies }),
+      fallback: (markdown) => JSON.stringify(plainTextDocument(markdown)),
+    });
   }
 
   /** Published documents of comment bodies, by key. */
   commentDocuments(items: readonly MarkdownItem[]): Promise<Map<string, JSONDocument>> {
-    return this.documents('comment-documents', items);
+    return this.compute(items, {
+      namespace: 'comment-documents',
+      cache: this.documentsByKey,
+      run: (bodies) => this.pool.run('comment-documents', { bodies }),
+      fallback: plainTextDocument,
+    });
   }
 
   /** Link and image targets of each body, by key. */
-  async links(items: readonly MarkdownItem[]): Promise<Map<string, readonly ExtractedLink[]>> {
-    return this.compute(items, this.linksByKey, 'links', 'links', async (bodies) =>
-      this.pool.run('links', { bodies }),
-    );
+  links(items: readonly MarkdownItem[]): Promise<Map<string, readonly ExtractedLink[]>> {
+    return this.compute(items, {
+      namespace: 'links',
+      cache: this.linksByKey,
+      run: (bodies) => this.pool.run('links', { bodies }),
+      fallback: () => [],
+    });
   }
 
-  private documents(
-    kind: DocumentKind,
-    items: readonly MarkdownItem[],
-  ): Promise<Map<string, JSONDocument>> {
-    return this.compute(items, this.documentsByKey, kind, 'document', (bodies) =>
-      this.pool.run(kind, { bodies }),
-    );
-  }
-
-  private async compute<V>(
-    items: readonly MarkdownItem[],
-    cache: BoundedCache<V>,
-    namespace: string,
-    noun: string,
-    run: (bodies: string[]) => Promise<V[]>,
-  ): Promise<Map<string, V>> {
+  private async compute<V>(items: readonly MarkdownItem[], work: Work<V>): Promise<Map<string, V>> {
     const results = new Map<string, V>();
     const missing = new Map<string, MarkdownItem>();
     for (const item of items) {
-      const key = `${namespace}:${item.key}`;
-      const hit = cache.peek(key);
+      const key = `${work.namespace}:${item.key}`;
+      const hit = work.cache.peek(key);
       if (hit !== undefined) results.set(item.key, hit);
-      else {
-        this.throwIfFailedRecently(key, item, noun);
-        missing.set(item.key, item);
-      }
+      else if ((this.failures.peek(key) ?? 0) > Date.now()) {
+        results.set(item.key, work.fallback(item.markdown));
+      } else missing.set(item.key, item);
     }
-    await Promise.all(
-      chunk([...missing.values()]).map(async (job) => {
-        let values: V[];
-        try {
-          values = await run(job.map((item) => item.markdown));
-        } catch (error) {
-          throw this.failed(error, job, namespace, noun);
-        }
-        job.forEach((item, i) => {
-          const value = values[i] as V;
-          cache.set(`${namespace}:${item.key}`, value);
-          results.set(item.key, value);
-        });
-      }),
-    );
+    await Promise.all(chunk([...missing.values()]).map((job) => this.runJob(job, work, results)));
     return results;
   }
 
-  private throwIfFailedRecently(key: string, item: MarkdownItem, noun: string): void {
-    const failure = this.failures.peek(key);
-    if (failure && failure.until > Date.now()) {
-      throw failure.error.toApiError(`The ${noun} of ${item.label}`);
+  /** Runs one job into `results`; over budget, each body again alone, then its fallback. */
+  private async runJob<V>(
+    job: readonly MarkdownItem[],
+    work: Work<V>,
+    results: Map<string, V>,
+  ): Promise<void> {
+    let values: V[];
+    try {
+      values = await work.run(job.map((item) => item.markdown));
+    } catch (error) {
+      if (!(error instanceof CpuJobError)) throw error;
+      if (error.failure === 'busy') throw error.toApiError('this request');
+      if (job.length > 1) {
+        await Promise.all(job.map((item) => this.runJob([item], work, results)));
+        return;
+      }
+      const [item] = job as [MarkdownItem];
+      this.failures.set(`${work.namespace}:${item.key}`, Date.now() + FAILURE_TTL_MS);
+      results.set(item.key, work.fallback(item.markdown));
+      return;
     }
-  }
-
-  /** The API error for a failed job; a lone body that went over budget is remembered. */
-  private failed(error: unknown, job: readonly MarkdownItem[], namespace: string, noun: string) {
-    if (!(error instanceof CpuJobError)) return error;
-    const [only] = job;
-    if (job.length === 1 && only && error.failure !== 'busy') {
-      this.failures.set(`${namespace}:${only.key}`, { error, until: Date.now() + FAILURE_TTL_MS });
-      return error.toApiError(`The ${noun} of ${only.label}`);
-    }
-    return error.toApiError(`The ${noun} of ${job.length} bodies`);
+    job.forEach((item, i) => {
+      const value = values[i] as V;
+      work.cache.set(`${work.namespace}:${item.key}`, value);
+      results.set(item.key, value);
+    });
   }
 }
 

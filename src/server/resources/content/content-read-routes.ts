@@ -106,8 +106,11 @@ export function contentReadRoutes<P extends TProperties>(
   if (source.pageDocument) {
     app.get(
       `${path}/page/:pageId/document`,
-      { schema: schema(PageIdParams, PageDocumentQuery, PageDocumentSchema) },
-      async (request) => reader.pageDocument(resolve(request), request.params.pageId),
+      { schema: schema(PageIdParams, PageDocumentQuery, PreSerialized(PageDocumentSchema)) },
+      async (request, reply) =>
+        reply
+          .type(JSON_TYPE)
+          .send(await reader.pageDocumentBytes(resolve(request), request.params.pageId)),
     );
   }
 

@@ -1,4 +1,3 @@
-import type { JSONDocument } from '@gitbook/api';
 import { diffRevisionTrees } from '../../content/diff-revision-trees';
 import { FileUrlSigner } from '../../content/file-url-signer';
 import {
@@ -14,11 +13,12 @@ import { notFound } from '../../http/api-error';
 import { listEnvelope, paginateArray, type PageQuery } from '../../http/paginate';
 import type { ServerContext } from '../../server-context';
 import type { MarkdownItem } from '../../workers/markdown-jobs';
+import { rawJsonMarker, stringifyWithRawJson } from './raw-json';
 import { ChangeRequestQueries } from '../change-requests/change-request-queries';
 import { serializeChangeRequest } from '../change-requests/change-request-serializer';
 import { DEFAULT_CHANGES_LIMIT } from './content-schema';
 import { ContentQueries, type RevisionMetaRow } from './content-queries';
-import { JsonResponseCache, toJsonBytes, type JsonBytes } from './json-response-cache';
+import { JsonResponseCache, type JsonBytes } from './json-response-cache';
 import { revisionJsonWithMarkdown } from './revision-json';
 import {
   serializeChange,
@@ -134,15 +134,12 @@ export class ContentReader {
         ...(mergedFrom ? { mergedFrom } : {}),
       };
       if (format !== 'markdown') {
-        const options = await this.pageOptions(source, format, tree.pages);
-        return toJsonBytes(serializeRevision(view, options, this.signer));
+        const [options, documents] = await this.pageOptions(source, format, tree.pages);
+        return withDocuments(serializeRevision(view, options, this.signer), documents);
       }
       // Markdown is spliced in as SQLite quoted it: no escaping of megabytes in JavaScript.
-      const { pages, ...fields } = serializeRevision(
-        view,
-        await this.pageOptions(source, undefined, []),
-        this.signer,
-      );
+      const [options] = await this.pageOptions(source, undefined, []);
+      const { pages, ...fields } = serializeRevision(view, options, this.signer);
       const quoted = this.queries.quotedBodies([...bodyHashes(tree.pages)]);
       return revisionJsonWithMarkdown(fields, pages as ApiPage[], tree.pages, quoted);
     });
@@ -150,7 +147,7 @@ export class ContentReader {
 
   /** `{ pages }`: the page tree without content. */
   async pagesBytes(source: ContentSource): Promise<JsonBytes> {
-    const options = await this.pageOptions(source, undefined, []);
+    const [options] = await this.pageOptions(source, undefined, []);
     return this.cache.get(this.key(source, 'pages'), () =>
       serializePagesResponse(this.tree(source), options),
     );
@@ -198,21 +195,21 @@ export class ContentReader {
     const found = findPage(tree.pages, match);
     if (!found) throw notFound(label);
     return this.cache.getBytesAsync(this.key(source, 'page', what, format ?? ''), async () => {
-      const options = await this.pageOptions(source, format, [found.page], false);
-      return toJsonBytes(serializePage(found.page, options, found.parentPath));
+      const [options, documents] = await this.pageOptions(source, format, [found.page], false);
+      return withDocuments(serializePage(found.page, options, found.parentPath), documents);
     });
   }
 
-  /** The JSON document of a document page (getPageDocumentInRevisionById). */
-  async pageDocument(source: ContentSource, pageId: string): Promise<JSONDocument> {
+  /** The JSON document of a document page (getPageDocumentInRevisionById), as JSON bytes. */
+  async pageDocumentBytes(source: ContentSource, pageId: string): Promise<JsonBytes> {
     const found = findPage(this.tree(source).pages, (page) => page.id === pageId);
     if (!found || found.page.type !== 'document') throw notFound(`Page ${pageId}`);
     const { page } = found;
     const item = { key: page.body ?? '', label: `page ${page.id}` };
-    const documents = await this.ctx.markdown.pageDocuments([
+    const documents = await this.ctx.markdown.pageDocumentsJson([
       { ...item, markdown: page.body ? (this.queries.body(page.body) ?? '') : '' },
     ]);
-    return documents.get(item.key)!;
+    return Buffer.from(documents.get(item.key)!, 'utf8') as JsonBytes;
   }
 
   /** Files in the order they were added (then by id), paginated. */
@@ -298,9 +295,9 @@ export class ContentReader {
     format: PageFormat | undefined,
     pages: readonly StoredPage[],
     deep = true,
-  ): Promise<PageSerializeOptions> {
+  ): Promise<[PageSerializeOptions, ReadonlyMap<string, string>]> {
     let bodies = new Map<string, string>();
-    let documents = new Map<string, JSONDocument>();
+    let documents = new Map<string, string>();
     if (format) {
       const hashes = deep
         ? bodyHashes(pages)
@@ -308,18 +305,19 @@ export class ContentReader {
       bodies = this.queries.bodies([...hashes]);
     }
     if (format === 'document') {
-      documents = await this.ctx.markdown.pageDocuments(documentItems(pages, bodies, deep));
+      documents = await this.ctx.markdown.pageDocumentsJson(documentItems(pages, bodies, deep));
     }
-    return {
+    const options: PageSerializeOptions = {
       urls: this.ctx.urls,
       spaceId: source.spaceId,
       ...(source.changeRequest ? { changeRequestId: source.changeRequest } : {}),
       format,
       body: (hash) => bodies.get(hash) ?? '',
-      // Every body was converted above, keyed by hash; an empty page's document is `''`'s.
-      document: (hash) => documents.get(hash) ?? EMPTY_DOCUMENT,
+      // Converted above, keyed by hash, and spliced in by withDocuments.
+      document: rawJsonMarker,
       childContent: deep,
     };
+    return [options, documents];
   }
 
   /** The change request a merge revision came from, as the API shows it now. */
@@ -341,7 +339,14 @@ export class ContentReader {
   }
 }
 
-const EMPTY_DOCUMENT: JSONDocument = { object: 'document', data: {}, nodes: [] };
+/** An empty page's document (a page without a body). */
+const EMPTY_DOCUMENT_JSON = JSON.stringify({ object: 'document', data: {}, nodes: [] });
+
+/** The JSON of a serialised response, with each page's document spliced in as converted. */
+function withDocuments(value: unknown, documents: ReadonlyMap<string, string>): JsonBytes {
+  const json = stringifyWithRawJson(value, (hash) => documents.get(hash) ?? EMPTY_DOCUMENT_JSON);
+  return Buffer.from(json, 'utf8') as JsonBytes;
+}
 
 /** What the worker threads convert for a `document` read: each body once, labelled by a page. */
 function documentItems(
