@@ -252,12 +252,15 @@ describe('changes the server refuses', { timeout: 120_000 }, () => {
     const [refused] = (await status()).refused;
     expect(refused).toMatchObject({ path: `${HANDBOOK}/notes.md`, reason: /slug "notes"/ });
 
-    expect((await quire('retry')).code).toBe(2);
     expect((await quire('retry', '1', '--all')).code).toBe(2);
-    // Still refused while their page is there: retried, refused again, still listed.
-    expect((await quire('retry', String(refused!.id))).code).toBe(0);
+    // Still refused while their page is there: retried (all, without an id), refused again.
+    const all = await quire('retry');
+    expect(all.code, all.output).toBe(0);
+    expect(all.output).toMatch(/Queued 1 refused change again/);
     expect((await quire('sync', '--once')).code).toBe(2);
     expect((await status()).refused).toHaveLength(1);
+    expect((await quire('retry', String((await status()).refused[0]!.id))).code).toBe(0);
+    expect((await quire('sync', '--once')).code).toBe(2);
 
     await api.updateChangeRequestContent(SPACE, cr, {
       changes: [{ operation: 'delete_page', page: theirs }],

@@ -84,8 +84,8 @@ Commands:
   resolve <id> --mine | --theirs | --merged <file>
                           settle a conflict: keep the local file and push it (mine), take the
                           server's version (theirs), or use <file> and push it (merged)
-  retry <id> | --all      send a change the server refused again (listed by \`quire status\`),
-                          once you fixed its file or the server's objection is gone
+  retry [<id> | --all]    send a change the server refused again (listed by \`quire status\`;
+                          all of them without an id), once its file or the server is fixed
   drop <id>               give up a refused change: the file stays, as a local-only edit that is
                           pushed again only once you edit it
   help                    show this help
@@ -1048,8 +1048,9 @@ function refusedId(text: string): number {
 }
 
 async function retry(run: Run, values: Values, args: string[]): Promise<number> {
-  const usage = 'usage: quire retry <id> | --all';
-  if (args.length > 1 || (args.length === 1) === (values.all === true)) {
+  const usage = 'usage: quire retry [<id> | --all]';
+  // Without an id (or with --all) every refused change is queued again: retrying is harmless.
+  if (args.length > 1 || (args.length === 1 && values.all === true)) {
     throw new CliError(usage, EXIT_USAGE);
   }
   const id = args[0] === undefined ? undefined : refusedId(args[0]);
