@@ -9,8 +9,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAGE_MARKDOWN_CHARS } from '../../src/server/resources/change-requests/content-change-schema';
+import { PATHOLOGICAL_MARKDOWN, pathologicalMarkdown } from '../support/hostile-markdown';
 import { startServerProcess, type ServerProcess } from '../support/start-server-process';
 import { TOKENS } from '../support/test-fixture';
 
@@ -414,4 +416,71 @@ describe('merging large pages edited on both sides', () => {
     );
     expectContained(merge, 'merge');
   });
+});
+
+describe('every Markdown entry point over generated pathological Markdown', () => {
+  /** Posts `markdown` as a page and (when it fits) a comment, then reads both back every way. */
+  async function throughEveryEntryPoint(crId: string, markdown: string): Promise<void> {
+    const written = await t.request(
+      'POST',
+      `/v1/spaces/s-handbook/change-requests/${crId}/content?compat=false`,
+      TOKENS.dora,
+      { changes: [{ operation: 'insert_page', title: 'Generated', document: { markdown } }] },
+    );
+    const writeBody = await written.text();
+    // A write may be refused for what the Markdown says (a title over its limit): never a crash.
+    expect([200, 400], writeBody.slice(0, 300)).toContain(written.status);
+    expect(writeBody).not.toMatch(/Maximum call stack|RangeError|Internal server error/);
+    if (written.status === 200) {
+      const { changes } = JSON.parse(writeBody) as { changes: { page: { id: string } }[] };
+      const pageId = changes[0]!.page.id;
+      const base = `/v1/spaces/s-handbook/change-requests/${crId}/content`;
+      for (const path of [
+        `${base}/page/${pageId}?format=document`,
+        `${base}/page/${pageId}/links`,
+      ]) {
+        const read = await t.request('GET', path, TOKENS.dora);
+        expect(read.status, `${path}: ${(await read.clone().text()).slice(0, 200)}`).toBe(200);
+        await read.arrayBuffer();
+      }
+    }
+    if (Buffer.byteLength(markdown) <= 64 * 1024 && markdown.trim() !== '') {
+      const posted = await t.request('POST', '/v1/spaces/s-handbook/comments', TOKENS.finn, {
+        body: { markdown },
+      });
+      expect(posted.status).toBe(200);
+      const { id } = (await posted.json()) as { id: string };
+      const read = await t.request(
+        'GET',
+        `/v1/spaces/s-handbook/comments/${id}?format=document`,
+        TOKENS.finn,
+      );
+      expect(read.status).toBe(200);
+      await read.arrayBuffer();
+    }
+  }
+
+  async function newChangeRequest(subject: string): Promise<string> {
+    const created = await t.request('POST', '/v1/spaces/s-handbook/change-requests', TOKENS.dora, {
+      subject,
+    });
+    return ((await created.json()) as { id: string }).id;
+  }
+
+  it('answers every named payload cleanly', async () => {
+    const crId = await newChangeRequest('Named payloads');
+    for (const markdown of Object.values(PATHOLOGICAL_MARKDOWN)) {
+      await throughEveryEntryPoint(crId, markdown);
+    }
+  }, 180_000);
+
+  it('answers generated pathological Markdown cleanly', async () => {
+    const crId = await newChangeRequest('Generated');
+    await fc.assert(
+      fc.asyncProperty(pathologicalMarkdown(20_000), (markdown) =>
+        throughEveryEntryPoint(crId, markdown),
+      ),
+      { numRuns: 15, seed: 20261126 },
+    );
+  }, 180_000);
 });
