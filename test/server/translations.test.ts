@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitBookAPI } from '@gitbook/api';
+import { TRANSLATION_LANGUAGES } from '../../src/server/resources/translations/translation-schema';
 import {
   clientFailure,
   expectError,
@@ -107,47 +108,7 @@ describe('translation settings: create and read', () => {
   });
 
   it('accepts every limit exactly and refuses each one exceeded by one, naming the field', async () => {
-    const all = [
-      'en',
-      'fr',
-      'de',
-      'es',
-      'it',
-      'pt',
-      'pt-br',
-      'ru',
-      'ja',
-      'zh',
-      'zh-tw',
-      'yue',
-      'ko',
-      'ar',
-      'hi',
-      'nl',
-      'pl',
-      'tr',
-      'sv',
-      'no',
-      'da',
-      'fi',
-      'el',
-      'cs',
-      'hu',
-      'ro',
-      'th',
-      'vi',
-      'id',
-      'ms',
-      'he',
-      'uk',
-      'sk',
-      'bg',
-      'hr',
-      'lt',
-      'lv',
-      'et',
-      'sl',
-    ];
+    const all = [...TRANSLATION_LANGUAGES];
     const atLimit = await create({ title: 't'.repeat(100), languages: all });
     expect(atLimit.data.languages).toEqual(all);
     const cases: [Record<string, unknown>, RegExp][] = [
