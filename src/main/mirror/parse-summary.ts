@@ -230,9 +230,18 @@ export function parseLink(
   };
 }
 
-/** Resolves CommonMark backslash escapes (a backslash before ASCII punctuation). */
+/**
+ * Resolves CommonMark backslash escapes (a backslash before ASCII punctuation), and the numeric
+ * references the mirror writes for control characters in titles (`&#x7;`), so they read back as
+ * the title they came from.
+ */
 export function unescapeMarkdown(text: string): string {
-  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  return text
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/&#x([0-9A-F]{1,2});/g, (reference, hex: string) => {
+      const code = parseInt(hex, 16);
+      return code < 0x20 || (code >= 0x7f && code <= 0x9f) ? String.fromCharCode(code) : reference;
+    });
 }
 
 function decodeHtml(text: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MirrorFile, MirrorPage, MirrorSpace } from './gitsync-types';
+import { parseSummary, unescapeMarkdown } from './parse-summary';
 import { renderGitSyncLayout, type GitSyncEntry } from './render-gitsync-layout';
 
 function doc(id: string, title: string, slug: string, extra: Partial<MirrorPage> = {}): MirrorPage {
@@ -342,5 +343,31 @@ describe('renderGitSyncLayout page files', () => {
       }),
     );
     expect(urlCover).toBe('---\ncover: https://x.test/c.png\ncoverHeight: 300\n---\n\n# T\n');
+  });
+});
+
+describe('control characters in titles', () => {
+  it('reach SUMMARY.md and the page heading as references that read back as the title', () => {
+    const title = 'Bell\u0007 nul\u0000 del\u007f c1\u0085 tab\tend';
+    const space: MirrorSpace = {
+      pages: [doc('p-home', 'Home', 'home'), { ...doc('p-x', title, 'x'), markdown: '' }],
+      files: [],
+    };
+    const layout = renderGitSyncLayout(space);
+    const summary = contentOf(layout.files.get('SUMMARY.md'))!;
+    const page = contentOf(layout.files.get('x.md'))!;
+    for (const text of [summary, page]) {
+      const controls = [...text].filter((char) => {
+        const code = char.charCodeAt(0);
+        return (code < 0x20 && !'\t\n'.includes(char)) || (code >= 0x7f && code <= 0x9f);
+      });
+      expect(controls).toEqual([]);
+      expect(text).toContain('Bell&#x7; nul&#x0; del&#x7F; c1&#x85; tab\tend');
+    }
+    const entry = parseSummary(summary).entries.find(
+      (item) => item.kind === 'link' && item.destination === 'x.md',
+    );
+    expect(entry?.kind === 'link' ? entry.title : undefined).toBe(title);
+    expect(unescapeMarkdown(page.split('\n')[0]!.slice(2))).toBe(title);
   });
 });

@@ -272,7 +272,23 @@ function linkTarget(href: string, paths: Paths): string {
 
 /** Link text and heading text: backslash-escapes what would otherwise start Markdown syntax. */
 function escapeInline(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\[\]<`]/g, '\\$&');
+  return escapeControls(text.replace(/[\r\n]+/g, ' ').replace(/[\\[\]<`]/g, '\\$&'));
+}
+
+/**
+ * Control characters in a title (a server may hold them from before it refused them) are
+ * written as numeric character references: the file stays plain text, and unescapeMarkdown reads
+ * them back as the same characters, so the title does not change by a round trip.
+ */
+function escapeControls(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    // C0 controls (tab and line breaks are handled by the callers), DEL and C1.
+    const control = (code < 0x20 && char !== '\t') || (code >= 0x7f && code <= 0x9f);
+    out += control ? `&#x${code.toString(16).toUpperCase()};` : char;
+  }
+  return out;
 }
 
 function escapeAttribute(text: string): string {
@@ -349,9 +365,11 @@ function withTitle(markdown: string, title: string): string {
   const firstLine = /^(?:[ \t]*\r?\n)*([^\r\n]*)/.exec(markdown)?.[1] ?? '';
   if (/^ {0,3}#(?:[ \t]|$)/.test(firstLine)) return markdown;
   // GitBook escapes an opening bracket in a heading but not the closing one (`\[updated]`).
-  const heading = `# ${title
-    .trim()
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/[\\[<`]/g, '\\$&')}`;
+  const heading = `# ${escapeControls(
+    title
+      .trim()
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/[\\[<`]/g, '\\$&'),
+  )}`;
   return markdown === '' ? `${heading}\n` : `${heading}\n\n${markdown}`;
 }
