@@ -13,6 +13,8 @@
  * imported by its package name (resolved as micromark resolves it), and the text initializers,
  * which micromark does not export, by their path inside the package — both builds of it, the
  * default one and the `development` condition's, since the condition decides which one parses.
+ * Both packages are pinned to exact versions in package.json: these are their internals, and an
+ * upgrade must be checked against bound-markdown.test.ts (same trees, patch in effect).
  */
 import { EditMap } from 'micromark-util-edit-map';
 import * as developmentText from '../../../node_modules/micromark/dev/lib/initialize/text.js';
