@@ -6,6 +6,7 @@ import { commentRoutes } from './comments/comment-routes';
 import { changeRequestContentRoutes } from './content/change-request-content-routes';
 import { spaceContentRoutes } from './content/space-content-routes';
 import { customFieldRoutes } from './custom-fields/custom-field-routes';
+import { homeRoutes } from './home/home-routes';
 import { linkRoutes } from './links/link-routes';
 import { memberRoutes } from './members/member-routes';
 import { organizationRoutes } from './organizations/organization-routes';
@@ -35,4 +36,5 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   linkRoutes(app, ctx);
   searchRoutes(app, ctx);
   jwksRoutes(app, ctx);
+  homeRoutes(app, ctx);
 }
