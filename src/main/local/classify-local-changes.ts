@@ -40,6 +40,7 @@ import {
   assetNameAllocator,
   README_PATH,
 } from '../mirror/render-gitsync-layout';
+import { PageTreeIndex } from '../mirror/page-tree-index';
 import { titleSlug } from '../mirror/title-slug';
 import {
   MAX_FILES_PER_INSERT,
@@ -873,41 +874,7 @@ function summaryTarget(destination: string): { path: string; anchor: boolean } |
  * The server's page tree as the changes emitted so far leave it, so that every `at` is computed
  * exactly as the server will apply it (take the page out, then insert it at `at`).
  */
-class SimulatedTree {
-  private readonly kids = new Map<string | null, Key[]>();
-  private readonly parents = new Map<Key, string | null>();
-
-  constructor(pages: readonly CachedPage[]) {
-    const visit = (list: readonly CachedPage[], parent: string | null) => {
-      this.kids.set(
-        parent,
-        list.map((page) => page.id),
-      );
-      for (const page of list) {
-        this.parents.set(page.id, parent);
-        visit(page.pages, page.id);
-      }
-    };
-    visit(pages, null);
-  }
-
-  has(key: Key): boolean {
-    return this.parents.has(key);
-  }
-
-  children(parent: string | null): Key[] {
-    let list = this.kids.get(parent);
-    if (!list) {
-      list = [];
-      this.kids.set(parent, list);
-    }
-    return list;
-  }
-
-  parentOf(key: Key): string | null {
-    return this.parents.get(key) ?? null;
-  }
-
+class SimulatedTree extends PageTreeIndex {
   hasAncestorIn(key: Key, set: ReadonlySet<string>): boolean {
     for (let parent = this.parentOf(key); parent !== null; parent = this.parentOf(parent)) {
       if (set.has(parent)) return true;
@@ -915,20 +882,10 @@ class SimulatedTree {
     return false;
   }
 
-  remove(key: Key): void {
-    const list = this.children(this.parentOf(key));
-    const index = list.indexOf(key);
-    if (index !== -1) list.splice(index, 1);
-    this.parents.delete(key);
-  }
-
   /** Inserts right after `predecessor` (first when none); returns the index. */
   insert(key: Key, parent: string | null, predecessor: Key | undefined): number {
-    const list = this.children(parent);
-    const at = predecessor === undefined ? 0 : list.indexOf(predecessor) + 1;
-    list.splice(at, 0, key);
-    this.parents.set(key, parent);
-    return at;
+    const at = predecessor === undefined ? 0 : this.children(parent).indexOf(predecessor) + 1;
+    return this.insertAt(key, parent, at);
   }
 }
 

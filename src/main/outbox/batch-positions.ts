@@ -1,4 +1,5 @@
 import type { RemotePage } from '../sync/sync-ports';
+import { PageTreeIndex } from '../mirror/page-tree-index';
 import type { ContentChange } from './outbox-remote';
 
 /**
@@ -14,21 +15,10 @@ import type { ContentChange } from './outbox-remote';
  * longer list meant it to be.
  */
 export class BatchPositions {
-  private readonly kids = new Map<string | null, string[]>();
-  private readonly parents = new Map<string, string | null>();
+  private readonly tree: PageTreeIndex;
 
   constructor(pages: readonly RemotePage[]) {
-    const visit = (list: readonly RemotePage[], parent: string | null) => {
-      this.kids.set(
-        parent,
-        list.map((page) => page.id),
-      );
-      for (const page of list) {
-        this.parents.set(page.id, parent);
-        visit(page.pages, page.id);
-      }
-    };
-    visit(pages, null);
+    this.tree = new PageTreeIndex(pages);
   }
 
   /**
@@ -45,14 +35,14 @@ export class BatchPositions {
       case 'update_page': {
         if (change.into === undefined && change.at === undefined) return change;
         // A page this tree does not know (not in the change request): left as it was computed.
-        if (!this.parents.has(change.page)) return change;
-        const parent = change.into === undefined ? this.parents.get(change.page)! : change.into;
-        this.remove(change.page);
+        if (!this.tree.has(change.page)) return change;
+        const parent = change.into === undefined ? this.tree.parentOf(change.page) : change.into;
+        this.tree.remove(change.page);
         const at = this.place(change.page, parent, change.at);
         return change.at === undefined || at === change.at ? change : { ...change, at };
       }
       case 'delete_page':
-        this.removeTree(change.page);
+        this.tree.removeTree(change.page);
         return change;
       case 'insert_files':
         return change;
@@ -61,49 +51,11 @@ export class BatchPositions {
 
   /** An acknowledged insert: its page is known by the id the server gave it from now on. */
   created(ref: string, pageId: string): void {
-    if (!this.parents.has(ref)) return;
-    const parent = this.parents.get(ref)!;
-    const siblings = this.children(parent);
-    siblings[siblings.indexOf(ref)] = pageId;
-    this.parents.delete(ref);
-    this.parents.set(pageId, parent);
-    const below = this.kids.get(ref);
-    if (below !== undefined) {
-      this.kids.delete(ref);
-      this.kids.set(pageId, below);
-      for (const child of below) this.parents.set(child, pageId);
-    }
+    this.tree.rename(ref, pageId);
   }
 
   /** Inserts `key` under `parent` at `at` (at most the end; the end when omitted). */
   private place(key: string, parent: string | null, at: number | undefined): number {
-    const siblings = this.children(parent);
-    const index = Math.min(at ?? siblings.length, siblings.length);
-    siblings.splice(index, 0, key);
-    this.parents.set(key, parent);
-    return index;
-  }
-
-  private children(parent: string | null): string[] {
-    let list = this.kids.get(parent);
-    if (list === undefined) {
-      list = [];
-      this.kids.set(parent, list);
-    }
-    return list;
-  }
-
-  private remove(key: string): void {
-    const siblings = this.children(this.parents.get(key) ?? null);
-    const index = siblings.indexOf(key);
-    if (index !== -1) siblings.splice(index, 1);
-    this.parents.delete(key);
-  }
-
-  private removeTree(key: string): void {
-    if (!this.parents.has(key)) return;
-    for (const child of [...this.children(key)]) this.removeTree(child);
-    this.kids.delete(key);
-    this.remove(key);
+    return this.tree.insertAt(key, parent, at ?? Infinity);
   }
 }
