@@ -10,7 +10,7 @@ import { createQuireServices } from '../../src/main/cli/create-quire-services';
 import type { QuireEngine } from '../../src/main/cli/quire-services';
 import { quireHome } from '../../src/main/config/quire-home';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
-import type { SyncProgress } from '../../src/main/sync/sync-ports';
+import type { SyncProgress } from '../../src/main/sync-ports';
 import { exitWithParent, failToParent, sendToParent } from './bench-child';
 import { BENCH_TOKEN } from './bench-fixture';
 import type {

@@ -5,7 +5,7 @@ import { ChangeRequestStatus } from '@gitbook/api';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
-import type { RemotePage } from '../../src/main/sync/sync-ports';
+import type { RemotePage } from '../../src/main/sync-ports';
 import type { Fixture } from '../../src/server/fixture/fixture-schema';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { QuireChildren } from './quire-child';

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
-import type { RemotePage } from '../../src/main/sync/sync-ports';
+import type { RemotePage } from '../../src/main/sync-ports';
 import type { Fixture, FixturePage } from '../../src/server/fixture/fixture-schema';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS } from '../support/test-fixture';

@@ -11,7 +11,7 @@ import { Outbox } from '../../src/main/outbox/outbox';
 import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import { SyncEngine, type SyncReport } from '../../src/main/sync/sync-engine';
-import type { RemotePage } from '../../src/main/sync/sync-ports';
+import type { RemotePage } from '../../src/main/sync-ports';
 import type { Fixture } from '../../src/server/fixture/fixture-schema';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { FaultInjectingFetch, type FetchFault } from './fault-injecting-fetch';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCacheDatabase, type CacheDb } from '../../src/main/cache/open-cache-database';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import { SyncEngine } from '../../src/main/sync/sync-engine';
-import type { RemoteWorkspace } from '../../src/main/sync/sync-ports';
+import type { RemoteWorkspace } from '../../src/main/sync-ports';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { contentFixture, TOKENS } from '../support/test-fixture';
 import { engineFor, readTree, treeAsText } from './sync-test-kit';

@@ -6,7 +6,7 @@ import { openCacheDatabase, type CacheDb } from '../../src/main/cache/open-cache
 import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import { SyncEngine } from '../../src/main/sync/sync-engine';
-import type { SyncProgress } from '../../src/main/sync/sync-ports';
+import type { SyncProgress } from '../../src/main/sync-ports';
 import type { TestServer } from '../support/start-test-server';
 import { TOKENS } from '../support/test-fixture';
 

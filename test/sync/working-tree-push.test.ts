@@ -4,7 +4,7 @@ import { ChangeRequestStatus } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
-import type { RemotePage } from '../../src/main/sync/sync-ports';
+import type { RemotePage } from '../../src/main/sync-ports';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { contentFixture, TOKENS } from '../support/test-fixture';
 import { pushEngineFor, remoteEdit, TEST_DEVICE, type EngineKit } from './sync-test-kit';

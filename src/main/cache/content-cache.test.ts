@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RemoteRevision } from '../sync/sync-ports';
+import type { RemoteRevision } from '../sync-ports';
 import { ContentCache } from './content-cache';
 import { contentHash } from './content-hash';
 import { openCacheDatabase, type CacheDb } from './open-cache-database';

@@ -1,4 +1,4 @@
-import type { RemoteFile, RemotePage, RemoteRevision } from '../sync/sync-ports';
+import type { RemoteFile, RemotePage, RemoteRevision } from '../sync-ports';
 import { contentHash } from './content-hash';
 import type { CacheDb } from './open-cache-database';
 

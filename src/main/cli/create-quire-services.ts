@@ -15,7 +15,7 @@ import {
   type SyncLog,
   type SyncReport,
 } from '../sync/sync-engine';
-import type { RemoteWorkspace } from '../sync/sync-ports';
+import type { RemoteWorkspace } from '../sync-ports';
 import { SyncStateStore } from '../cache/sync-state-store';
 import { SyncedTexts } from '../cache/synced-texts';
 import { WorkingChangeRequests } from '../outbox/working-change-requests';

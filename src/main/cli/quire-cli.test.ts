@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { quireHome, readQuireConfig, type QuireHome } from '../config/quire-home';
 import { RemoteAuthError, RemoteUnavailableError } from '../remote/errors';
 import { FileSecretStore, serverTokenKey } from '../secrets/file-secret-store';
-import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
+import type { RemoteWorkspace, SyncProgress } from '../sync-ports';
 import { runQuireCli, type CliIo } from './quire-cli';
 import {
   UnknownConflictError,

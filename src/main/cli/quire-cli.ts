@@ -20,7 +20,7 @@ import {
   RemoteUnavailableError,
 } from '../remote/errors';
 import { serverTokenKey } from '../secrets/file-secret-store';
-import type { RemoteWorkspace, SyncProgress } from '../sync/sync-ports';
+import type { RemoteWorkspace, SyncProgress } from '../sync-ports';
 import { conflictMarkers } from './conflict-markers';
 import { otherMirrorWarning } from './other-mirror-warning';
 import { ProgressBar, type ProgressStream } from './progress-bar';

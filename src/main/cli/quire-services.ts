@@ -1,6 +1,6 @@
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import type { QuireConfig, QuireHome } from '../config/quire-home';
-import type { RemoteWorkspace, SecretStore, SyncProgress } from '../sync/sync-ports';
+import type { RemoteWorkspace, SecretStore, SyncProgress } from '../sync-ports';
 
 /**
  * Everything the `quire` commands use, built in one place (`createQuireServices`) so that the

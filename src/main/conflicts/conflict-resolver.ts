@@ -8,7 +8,7 @@ import { atomicRemove, atomicWriteFile, ensureDir } from '../mirror/atomic-write
 import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
 import { resolveInside } from '../mirror/resolve-inside';
 import type { Outbox } from '../outbox/outbox';
-import type { LocalEdits } from '../sync/local-edits';
+import type { LocalEdits } from '../cache/local-edits';
 import type { Conflict, ConflictStore } from './conflict-store';
 
 /**

@@ -28,7 +28,7 @@ import type { SyncedTexts } from '../cache/synced-texts';
 import { atomicRemove, atomicWriteFile, ensureDir } from '../mirror/atomic-write';
 import { resolveInside } from '../mirror/resolve-inside';
 import type { Outbox } from '../outbox/outbox';
-import type { LocalEdit, LocalEdits } from '../sync/local-edits';
+import type { LocalEdit, LocalEdits } from '../cache/local-edits';
 import type { LayoutEntry } from '../sync/space-layout';
 import type { ConflictKind, ConflictStore, NewConflict } from './conflict-store';
 import { INFORMATIONAL_CONFLICT_KINDS } from './conflict-store';

@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron';
-import type { SecretStore } from '../sync/sync-ports';
+import type { SecretStore } from '../sync-ports';
 
 /** Where the encrypted secrets live; the same read/write/remove contract as the file store. */
 export interface EncryptedBlobFile {

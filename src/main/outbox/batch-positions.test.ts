@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RemotePage } from '../sync/sync-ports';
+import type { RemotePage } from '../sync-ports';
 import { BatchPositions } from './batch-positions';
 import type { ContentChange } from './outbox-remote';
 

@@ -1,4 +1,4 @@
-import type { RemotePage } from '../sync/sync-ports';
+import type { RemotePage } from '../sync-ports';
 import { PageTreeIndex } from '../mirror/page-tree-index';
 import type { ContentChange } from './outbox-remote';
 

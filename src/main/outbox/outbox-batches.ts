@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CacheDb } from '../cache/open-cache-database';
-import type { Clock } from '../sync/sync-ports';
+import type { Clock } from '../sync-ports';
 import type { BatchPositions } from './batch-positions';
 import type { OutboxItem } from './outbox-change';
 import type { ContentChange, ContentChangesBody, ContentUpdateResult } from './outbox-remote';

@@ -9,13 +9,13 @@ import {
   RemoteUnavailableError,
 } from '../remote/errors';
 import type { Sleep } from '../remote/rate-limited-fetch';
-import type { Clock, RemotePage } from '../sync/sync-ports';
+import type { Clock, RemotePage } from '../sync-ports';
 import type { Outbox } from './outbox';
 import { BatchPositions } from './batch-positions';
 import { OutboxBatches, type OutboxBatch } from './outbox-batches';
 import type { OutboxItem } from './outbox-change';
 import type { OutboxChangeRequest, OutboxRemote } from './outbox-remote';
-import { SyncPause, type PauseState } from './sync-pause';
+import { SyncPause, type PauseState } from '../cache/sync-pause';
 import { WorkingChangeRequests } from './working-change-requests';
 
 export interface OutboxDrainerOptions {

@@ -1,4 +1,4 @@
-import type { RemotePage } from '../sync/sync-ports';
+import type { RemotePage } from '../sync-ports';
 import type { OutboxPageFields } from './outbox-change';
 
 /** The change request fields the outbox needs. */

@@ -1,5 +1,5 @@
 import type { CacheDb } from '../cache/open-cache-database';
-import type { Clock } from '../sync/sync-ports';
+import type { Clock } from '../sync-ports';
 import type {
   OutboxChange,
   OutboxCreated,

@@ -2,7 +2,7 @@ import type { ChangeRequestContentChange } from '@gitbook/api';
 import { RemoteProtocolError } from '../remote/errors';
 import { parsePage, parsePages, walkPages } from '../remote/parse-remote';
 import type { WorkspaceClient } from '../remote/workspace-client';
-import type { RemotePage } from '../sync/sync-ports';
+import type { RemotePage } from '../sync-ports';
 import type {
   ContentChangesBody,
   ContentUpdateResult,

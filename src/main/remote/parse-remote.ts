@@ -4,7 +4,7 @@ import type {
   RemotePage,
   RemoteSpace,
   RemoteUser,
-} from '../sync/sync-ports';
+} from '../sync-ports';
 import { RemoteProtocolError } from './errors';
 
 /**

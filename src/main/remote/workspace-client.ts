@@ -7,7 +7,7 @@ import type {
   RemoteSpace,
   RemoteUser,
   RemoteWorkspace,
-} from '../sync/sync-ports';
+} from '../sync-ports';
 import {
   RemoteError,
   RemoteHttpError,

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { writeFileAtomic } from '../config/quire-home';
-import type { SecretStore } from '../sync/sync-ports';
+import type { SecretStore } from '../sync-ports';
 
 /**
  * The headless secret store: one JSON file, mode 0600, in the Quire home. It is no better than the

@@ -38,10 +38,10 @@ import { rewriteLinkTargets } from '../mirror/rewrite-link-targets';
 import type { Outbox } from '../outbox/outbox';
 import type { OutboxChange, OutboxPageFields, OutboxPageRef } from '../outbox/outbox-change';
 import type { OutboxDrainer } from '../outbox/outbox-drainer';
-import type { LocalEdit, LocalEdits } from './local-edits';
+import type { LocalEdit, LocalEdits } from '../cache/local-edits';
 import { problemText } from './problem-text';
 import { RefusedChanges } from './refused-changes';
-import type { RemotePage } from './sync-ports';
+import type { RemotePage } from '../sync-ports';
 
 /** Markdown files larger than this are reported, not pushed. */
 export const MAX_PUSHED_MARKDOWN_BYTES = 5 * 1024 * 1024;

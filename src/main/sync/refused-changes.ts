@@ -9,7 +9,7 @@ import type { FileIndex } from '../cache/file-index';
 import type { CacheDb } from '../cache/open-cache-database';
 import type { Outbox } from '../outbox/outbox';
 import type { OutboxItem } from '../outbox/outbox-change';
-import type { LocalEdits } from './local-edits';
+import type { LocalEdits } from '../cache/local-edits';
 
 /** A change the outbox holds that the server refused. */
 export interface RefusedChange {

@@ -6,7 +6,7 @@ import type {
   MirrorSpace,
 } from '../mirror/gitsync-types';
 import { renderGitSyncLayout } from '../mirror/render-gitsync-layout';
-import type { RemoteFile, RemotePage, RemoteRevision } from './sync-ports';
+import type { RemoteFile, RemotePage, RemoteRevision } from '../sync-ports';
 
 /** One file of a space folder as the engine writes it. */
 export interface LayoutEntry {

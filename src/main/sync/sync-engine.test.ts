@@ -23,7 +23,7 @@ import type {
   RemoteSpace,
   RemoteUser,
   RemoteWorkspace,
-} from './sync-ports';
+} from '../sync-ports';
 
 /** An in-memory workspace: organizations, spaces and their live revisions, with call counters. */
 class FakeRemote implements RemoteWorkspace {

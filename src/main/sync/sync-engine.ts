@@ -36,8 +36,8 @@ import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
 import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
-import { SyncPause, type PauseState } from '../outbox/sync-pause';
-import { LocalEdits, type LocalEdit } from './local-edits';
+import { SyncPause, type PauseState } from '../cache/sync-pause';
+import { LocalEdits, type LocalEdit } from '../cache/local-edits';
 import { allowMassDeleteOnce, SpacePusher } from './push-space';
 import { RefusedChanges, type RefusedChange } from './refused-changes';
 import { spaceLayout, type LayoutEntry } from './space-layout';
@@ -51,7 +51,7 @@ import type {
   RemoteSpace,
   RemoteWorkspace,
   SyncProgress,
-} from './sync-ports';
+} from '../sync-ports';
 
 /** Below this many spaces, the first listing enables them all; otherwise the user chooses. */
 export const AUTO_ENABLE_SPACE_LIMIT = 20;

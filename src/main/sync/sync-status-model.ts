@@ -4,7 +4,7 @@ import type {
   SyncStatusProblem,
   SyncStatusSnapshot,
 } from '../../shared/sync-status';
-import type { PauseState } from '../outbox/sync-pause';
+import type { PauseState } from '../cache/sync-pause';
 import type { SpaceStatus } from './sync-engine';
 
 /** What the status is built from: the engine's cache (SyncEngine fits). */

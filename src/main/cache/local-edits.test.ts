@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FileIndexEntry } from '../cache/file-index';
-import { openCacheDatabase, type CacheDb } from '../cache/open-cache-database';
+import type { FileIndexEntry } from './file-index';
+import { openCacheDatabase, type CacheDb } from './open-cache-database';
 import { LocalEdits, type LocalEdit } from './local-edits';
 
 let dir: string;

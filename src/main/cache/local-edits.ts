@@ -1,5 +1,5 @@
-import type { FileIndexEntry } from '../cache/file-index';
-import type { CacheDb } from '../cache/open-cache-database';
+import type { FileIndexEntry } from './file-index';
+import type { CacheDb } from './open-cache-database';
 
 /**
  * A local edit recorded for pushing that the synced revision does not contain yet (see migration
