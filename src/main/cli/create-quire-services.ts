@@ -5,7 +5,7 @@ import path from 'node:path';
 import { openCacheDatabase, type CacheDb } from '../cache/open-cache-database';
 import { ensureQuireHome, type QuireHome } from '../config/quire-home';
 import { WorkspaceOutboxRemote } from '../outbox/workspace-outbox-remote';
-import { RemoteAuthError, RemoteUnavailableError } from '../remote/errors';
+import { RemoteAuthError } from '../remote/errors';
 import { WorkspaceClient } from '../remote/workspace-client';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import {
@@ -15,7 +15,6 @@ import {
   type SyncLog,
   type SyncReport,
 } from '../sync/sync-engine';
-import type { RemoteWorkspace } from '../sync-ports';
 import { SyncStateStore } from '../cache/sync-state-store';
 import { SyncedTexts } from '../cache/synced-texts';
 import { WorkingChangeRequests } from '../outbox/working-change-requests';
@@ -30,6 +29,7 @@ import {
   UnknownConflictError,
   UnknownRefusedChangeError as UnknownRefusedChange,
   type RefusedChangeListing,
+  SyncFailedError,
   UnknownSpaceError,
   type ConflictListing,
   type ConflictResolutionChoice,
@@ -90,8 +90,6 @@ class CliEngine implements QuireEngine {
   private readonly engine: SyncEngine;
   private readonly folder: string;
   private readonly log: SyncLog;
-  /** The first typed error the remote threw: the engine reports failures as text only. */
-  private remoteFailure: unknown;
 
   constructor(
     private readonly cache: CacheDb,
@@ -103,7 +101,7 @@ class CliEngine implements QuireEngine {
     this.log = log;
     this.engine = new SyncEngine({
       cache,
-      remote: this.recording(options.remote),
+      remote: options.remote,
       folder: options.config.folder,
       clock: { now: () => new Date() },
       log,
@@ -140,7 +138,7 @@ class CliEngine implements QuireEngine {
         enabled: space.enabled,
         folder: space.folderPath,
       }));
-    return { spaces, errors: result.errors };
+    return { spaces, errors: result.errors.map((error) => error.message) };
   }
 
   async setSpaceEnabled(spaceId: string, enabled: boolean): Promise<void> {
@@ -159,17 +157,13 @@ class CliEngine implements QuireEngine {
           'create it again or log in with another --folder and --home',
       );
     }
-    this.remoteFailure = undefined;
     const report = await this.engine.syncOnce();
+    const errors = report.errors.map((error) => error.message);
     if (report.spaces.length === 0 && report.errors.length > 0) {
-      // Nothing could be pulled at all: a failed command, with the typed error when there is one.
-      const failure = this.remoteFailure;
-      if (failure instanceof RemoteAuthError || failure instanceof RemoteUnavailableError) {
-        throw failure;
-      }
-      throw new Error(`sync failed: ${report.errors.join('; ')}`);
+      // Nothing could be pulled at all: a failed command, with the typed error.
+      throw new SyncFailedError(report.errors[0]!, `sync failed: ${errors.join('; ')}`);
     }
-    return { spaces: this.results(report), errors: report.errors };
+    return { spaces: this.results(report), errors };
   }
 
   async status(): Promise<readonly SpaceStatus[]> {
@@ -425,22 +419,6 @@ class CliEngine implements QuireEngine {
     }
     return results;
   }
-
-  private recording(remote: RemoteWorkspace): RemoteWorkspace {
-    const record = <T>(call: Promise<T>): Promise<T> =>
-      call.catch((error: unknown) => {
-        this.remoteFailure ??= error;
-        throw error;
-      });
-    return {
-      whoAmI: () => record(remote.whoAmI()),
-      listOrganizations: () => record(remote.listOrganizations()),
-      listSpaces: (organizationId) => record(remote.listSpaces(organizationId)),
-      getRevision: (spaceId, revisionId, knownPages) =>
-        record(remote.getRevision(spaceId, revisionId, knownPages)),
-      downloadFile: (file) => record(remote.downloadFile(file)),
-    };
-  }
 }
 
 /** A file's text, or null when it is gone (a local deletion) or cannot be read. */
@@ -478,12 +456,12 @@ function runSummary(run: WatchRun): string | undefined {
   let pushed = 0;
   let written = 0;
   let removed = 0;
-  const failures: string[] = [...report.errors];
+  const failures: string[] = report.errors.map((error) => error.message);
   for (const space of report.spaces) {
     pushed += space.pushed ?? 0;
     written += space.pulled ? space.written.length : 0;
     removed += space.removed.length;
-    if (space.error !== undefined) failures.push(`${space.title}: ${space.error}`);
+    if (space.error !== undefined) failures.push(`${space.title}: ${space.error.message}`);
   }
   const facts = [
     pushed > 0 ? `${pushed} change${pushed === 1 ? '' : 's'} pushed` : undefined,
@@ -501,7 +479,7 @@ function spaceResult(space: SpaceSyncReport): SpaceSyncResult {
   const problems = space.problems
     .filter((problem) => problem.kind !== 'conflict')
     .map((problem) => problemText(problem.path, problem.message));
-  if (space.error !== undefined) problems.unshift(space.error);
+  if (space.error !== undefined) problems.unshift(space.error.message);
   let outcome: SpaceSyncResult['outcome'] = space.pulled ? 'pulled' : 'pushed';
   if (space.removedSpace) outcome = 'removed';
   else if (space.error !== undefined) outcome = 'failed';

@@ -25,6 +25,7 @@ import { conflictMarkers } from './conflict-markers';
 import { otherMirrorWarning } from './other-mirror-warning';
 import { ProgressBar, type ProgressStream } from './progress-bar';
 import {
+  SyncFailedError,
   UnknownConflictError,
   UnknownRefusedChangeError,
   UnknownSpaceError,
@@ -1182,9 +1183,22 @@ function describeError(error: unknown): { message: string; exitCode: number } {
   if (error instanceof RemoteUnavailableError) {
     return { message: `cannot reach server: ${error.message}`, exitCode: EXIT_FAILURE };
   }
+  if (error instanceof SyncFailedError) return describeSyncFailure(error);
   // The stack, if any, goes to the log; the user gets the message.
   if (error instanceof Error) return { message: error.message, exitCode: EXIT_FAILURE };
   return { message: `unexpected error: ${String(error)}`, exitCode: EXIT_FAILURE };
+}
+
+/** A sync that pulled nothing: the token and the network get the same words as anywhere else. */
+function describeSyncFailure(failure: SyncFailedError): { message: string; exitCode: number } {
+  const { kind, message } = failure.error;
+  if (kind === 'token-rejected' || kind === 'forbidden') {
+    return describeError(new RemoteAuthError(message));
+  }
+  if (kind === 'offline' || kind === 'rate-limited') {
+    return { message: `cannot reach server: ${message}`, exitCode: EXIT_FAILURE };
+  }
+  return { message: failure.message, exitCode: EXIT_FAILURE };
 }
 
 /** Appends the failure, with its stack, to `<home>/logs/quire.log` when the home exists. */

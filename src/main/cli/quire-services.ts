@@ -1,3 +1,4 @@
+import type { SyncError } from '../../shared/contract/sync-error';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import type { QuireConfig, QuireHome } from '../config/quire-home';
 import type { RemoteWorkspace, SecretStore, SyncProgress } from '../sync-ports';
@@ -240,5 +241,17 @@ export class UnknownSpaceError extends Error {
 
   constructor(readonly spaceId: string) {
     super(`no space ${spaceId}`);
+  }
+}
+
+/** A sync that could not pull anything at all (listing failed): the typed reason, first one. */
+export class SyncFailedError extends Error {
+  override readonly name = 'SyncFailedError';
+
+  constructor(
+    readonly error: SyncError,
+    message: string,
+  ) {
+    super(message);
   }
 }

@@ -162,7 +162,12 @@ describe('SyncEngine construction', () => {
     remote.publish('s1', handbook());
     const missing = join(folder, 'gone');
     const report = await engine({ folder: missing }).syncOnce();
-    expect(report.errors).toEqual([expect.stringMatching(/does not exist/)]);
+    expect(report.errors).toEqual([
+      expect.objectContaining({
+        kind: 'folder-missing',
+        message: expect.stringMatching(/does not exist/),
+      }),
+    ]);
     expect(existsSync(missing)).toBe(false);
     expect(remote.calls).toEqual([]);
   });
@@ -219,7 +224,9 @@ describe('refreshSpaces', () => {
     await sync.syncOnce();
     remote.failListing.add('o1');
     const report = await sync.syncOnce();
-    expect(report.errors).toEqual([expect.stringContaining('503')]);
+    expect(report.errors).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('503') }),
+    ]);
     expect(sync.status().map((space) => space.state)).toEqual(['synced']);
     remote.failListing.clear();
     remote.organizations = [];
@@ -283,7 +290,7 @@ describe('syncOnce', () => {
     remote.publish('s1', pages);
     const sync = engine();
     const report = await sync.syncOnce();
-    expect(report.spaces[0]!.error).toMatch(/p1 came without its Markdown/);
+    expect(report.spaces[0]!.error?.message).toMatch(/p1 came without its Markdown/);
     expect(sync.status()[0]).toMatchObject({ state: 'error', revision: null });
     remote.publish('s1', handbook());
     expect((await sync.syncOnce()).spaces[0]!.error).toBeUndefined();
@@ -478,7 +485,7 @@ describe('syncOnce', () => {
     };
     const sync = engine();
     const report = await sync.syncOnce();
-    expect(report.spaces[0]!.error).toMatch(/ECONNREFUSED/);
+    expect(report.spaces[0]!.error?.message).toMatch(/ECONNREFUSED/);
     expect(report.spaces[0]!.offline).toBe(true);
     expect(sync.status()[0]!.revision).toBeNull();
     remote.downloadFile = download;
@@ -535,7 +542,7 @@ describe('syncOnce', () => {
     writeFileSync(join(folder, 'Acme/s1/guides'), 'in the way');
     const sync = engine();
     const failed = await sync.syncOnce();
-    expect(failed.spaces[0]!.error).toMatch(/not a directory/);
+    expect(failed.spaces[0]!.error?.message).toMatch(/not a directory/);
     expect(read('Acme/s1/README.md')).toBe('# Welcome\n\nHello.\n');
     expect(sync.status()[0]).toMatchObject({ state: 'error', revision: null });
     unlinkSync(join(folder, 'Acme/s1/guides'));
@@ -569,7 +576,7 @@ describe('syncOnce', () => {
       symlinkSync(outside, join(folder, 'Acme/s1/guides'));
       remote.publish('s1', handbook());
       const report = await engine().syncOnce();
-      expect(report.spaces[0]!.error).toMatch(/symbolic link/);
+      expect(report.spaces[0]!.error?.message).toMatch(/symbolic link/);
       expect(readdirSync(outside)).toEqual([]);
     } finally {
       rmSync(outside, { recursive: true, force: true });

@@ -37,6 +37,8 @@ import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
 import { SyncPause, type PauseState } from '../cache/sync-pause';
+import type { SyncError } from '../../shared/contract/sync-error';
+import { SyncFolderMissingError, syncErrorOf, withContext } from './sync-error-of';
 import { LocalEdits, type LocalEdit } from '../cache/local-edits';
 import { allowMassDeleteOnce, SpacePusher } from './push-space';
 import { RefusedChanges, type RefusedChange } from './refused-changes';
@@ -132,7 +134,7 @@ export interface SpaceSyncReport {
    * syncOnce, which runs it at once when the push saw it).
    */
   mainMoved?: boolean;
-  error?: string;
+  error?: SyncError;
 }
 
 export interface SyncReport {
@@ -140,7 +142,7 @@ export interface SyncReport {
   finishedAt: string;
   spaces: SpaceSyncReport[];
   /** Failures outside one space (listing organizations or spaces). */
-  errors: string[];
+  errors: SyncError[];
   filesWritten: number;
   filesRemoved: number;
   /** The server could not be reached at some point of this run (edits stay queued). */
@@ -175,7 +177,7 @@ export interface RefreshResult {
   /** Spaces that disappeared from a successful listing. */
   removed: string[];
   /** Why an organization's space list could not be read (its spaces are left as they were). */
-  errors: string[];
+  errors: SyncError[];
 }
 
 export type SpaceState = 'disabled' | 'pending' | 'outdated' | 'synced' | 'error' | 'removed';
@@ -417,7 +419,7 @@ export class SyncEngine {
     const organizations = await this.remote.listOrganizations();
     this.onProgress({ phase: 'listing', done: 0, total: organizations.length });
     const listed = new Map<string, RemoteSpace[]>();
-    const errors: string[] = [];
+    const errors: SyncError[] = [];
     const firstListing = this.state.get(SPACES_LISTED_KEY) === undefined;
     for (const [i, organization] of organizations.entries()) {
       try {
@@ -425,7 +427,9 @@ export class SyncEngine {
       } catch (error) {
         // A first listing decides which spaces to enable: it must see them all.
         if (firstListing) throw error;
-        errors.push(`Listing the spaces of ${organization.title}: ${messageOf(error)}`);
+        errors.push(
+          withContext(syncErrorOf(error), `Listing the spaces of ${organization.title}: `),
+        );
         this.log('warn', 'listing spaces failed', {
           organization: organization.id,
           error: messageOf(error),
@@ -560,7 +564,7 @@ export class SyncEngine {
           report.spaces.push(spaceReport);
         }
       } catch (error) {
-        report.errors.push(messageOf(error));
+        report.errors.push(syncErrorOf(error));
         if (isTokenRejected(error)) report.tokenRejected = true;
       }
     }
@@ -643,7 +647,7 @@ export class SyncEngine {
       const refresh = await this.refreshSpaces();
       report.errors.push(...refresh.errors);
     } catch (error) {
-      report.errors.push(messageOf(error));
+      report.errors.push(syncErrorOf(error));
       if (error instanceof RemoteUnavailableError) report.offline = true;
       if (isTokenRejected(error)) report.tokenRejected = true;
       this.log('error', 'sync aborted', { error: messageOf(error) });
@@ -890,7 +894,7 @@ export class SyncEngine {
         stopped: result.stopped,
       });
     } catch (error) {
-      report.error = messageOf(error);
+      report.error = syncErrorOf(error);
       if (error instanceof RemoteUnavailableError) report.offline = true;
       this.log('error', 'space push failed', { space: space.id, error: report.error });
     }
@@ -948,9 +952,9 @@ export class SyncEngine {
         this.log('info', 'space sync stopped', { space: space.id });
         return report;
       }
-      report.error = messageOf(error);
+      report.error = syncErrorOf(error);
       if (error instanceof RemoteUnavailableError) report.offline = true;
-      this.spaces.setError(space.id, report.error);
+      this.spaces.setError(space.id, report.error.message);
       this.log('error', 'space sync failed', { space: space.id, error: report.error });
     }
     return report;
@@ -1548,8 +1552,8 @@ export class SyncEngine {
         }
       })();
     } catch (error) {
-      report.error = messageOf(error);
-      this.spaces.setError(space.id, report.error);
+      report.error = syncErrorOf(error);
+      this.spaces.setError(space.id, report.error.message);
     }
     return report;
   }
@@ -1710,7 +1714,7 @@ export class SyncEngine {
     const stats = await lstatOrNull(this.folder);
     if (stats === null || !stats.isDirectory()) {
       // Recreating it could mirror into an unmounted disk's mount point, or "push" mass deletes.
-      throw new Error(`The sync folder ${this.folder} does not exist or is not a folder`);
+      throw new SyncFolderMissingError(this.folder);
     }
   }
 

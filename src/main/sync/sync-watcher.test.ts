@@ -124,9 +124,9 @@ class FakeEngine implements WatchedEngine {
           finishedAt: now,
           spaces: [],
           errors: this.offline
-            ? ['cannot reach the server']
+            ? [{ kind: 'offline', message: 'cannot reach the server', status: null }]
             : this.tokenRejected
-              ? ['Unknown or revoked token']
+              ? [{ kind: 'token-rejected', message: 'Unknown or revoked token' }]
               : [],
           filesWritten: 0,
           filesRemoved: 0,

@@ -24,6 +24,7 @@ import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import { FolderWatcher, type WatchBatch, type WatcherTimers } from '../local/folder-watcher';
 import type { IgnoreRule } from '../local/ignore-rules';
 import type { SyncLog, SyncReport, SyncRunOptions } from './sync-engine';
+import { syncErrorOf } from './sync-error-of';
 import { buildSyncStatus, type SyncRuntimeState, type SyncStatusSource } from './sync-status-model';
 
 /** What the watcher needs of the engine (SyncEngine fits). */
@@ -263,13 +264,12 @@ export class SyncWatcher {
         kind === 'sync' ? await this.engine.syncOnce(options) : await this.engine.pushOnce(options);
     } catch (error) {
       // The engine reports failures in its report; a throw is unexpected, but must not end the loop.
-      const message = error instanceof Error ? error.message : String(error);
       const now = new Date(this.timers.now()).toISOString();
       report = {
         startedAt: now,
         finishedAt: now,
         spaces: [],
-        errors: [message],
+        errors: [syncErrorOf(error)],
         filesWritten: 0,
         filesRemoved: 0,
       };
@@ -303,8 +303,8 @@ export class SyncWatcher {
       this.offlineRuns = 0;
     }
     const offlineMessage = report.offline
-      ? (report.errors[0] ??
-        report.spaces.find((space) => space.error !== undefined)?.error ??
+      ? (report.errors[0]?.message ??
+        report.spaces.find((space) => space.error !== undefined)?.error?.message ??
         'The server could not be reached; local edits stay queued')
       : null;
     this.runtime = {
@@ -312,7 +312,8 @@ export class SyncWatcher {
       offline: !this.tokenRejected && report.offline === true,
       error: this.tokenRejected
         ? TOKEN_REJECTED_MESSAGE
-        : (offlineMessage ?? (failed ? report.errors.join('; ') : null)),
+        : (offlineMessage ??
+          (failed ? report.errors.map((error) => error.message).join('; ') : null)),
       lastRun: report.finishedAt || new Date(now).toISOString(),
       ...(this.tokenRejected ? { tokenRejected: true } : {}),
     };
