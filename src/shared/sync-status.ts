@@ -1,3 +1,5 @@
+import type { SpaceState } from './contract/space-state';
+
 /**
  * The sync status as the CLI prints it (`quire status --json`) and the app's renderer shows it.
  * Plain data only: built in src/main (sync-status-model.ts), sent across as JSON.
@@ -29,8 +31,7 @@ export interface SpaceSyncState {
   /** The space folder, relative to the mirror folder. */
   folder: string;
   enabled: boolean;
-  /** disabled, pending, outdated, synced, error or removed (see the engine's SpaceState). */
-  state: string;
+  state: SpaceState;
   /** Local changes waiting to be sent (not those the server refused, listed in `problems`). */
   pending: number;
   conflicts: number;

@@ -37,6 +37,7 @@ import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
 import { SyncPause, type PauseState } from '../cache/sync-pause';
+import type { SpaceState } from '../../shared/contract/space-state';
 import type { SyncError } from '../../shared/contract/sync-error';
 import { SyncFolderMissingError, syncErrorOf, withContext } from './sync-error-of';
 import { LocalEdits, type LocalEdit } from '../cache/local-edits';
@@ -180,7 +181,7 @@ export interface RefreshResult {
   errors: SyncError[];
 }
 
-export type SpaceState = 'disabled' | 'pending' | 'outdated' | 'synced' | 'error' | 'removed';
+export type { SpaceState };
 
 /** An open conflict as the CLI and the app list it. */
 export interface SpaceConflict extends Conflict {
