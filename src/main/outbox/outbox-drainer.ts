@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CacheDb } from '../cache/open-cache-database';
 import {
-  RemoteError,
   RemoteHttpError,
   RemoteNotFoundError,
   RemoteRedirectError,
@@ -13,10 +12,14 @@ import type { Clock, RemotePage } from '../sync-ports';
 import type { Outbox } from './outbox';
 import { BatchPositions } from './batch-positions';
 import { OutboxBatches, type OutboxBatch } from './outbox-batches';
-import type { OutboxItem } from './outbox-change';
 import type { OutboxChangeRequest, OutboxRemote } from './outbox-remote';
 import { SyncPause, type PauseState } from '../cache/sync-pause';
 import { WorkingChangeRequests } from './working-change-requests';
+import { emptyDrainResult, type DrainResult } from './drain-result';
+import { readBackPages, type PendingReadBack } from './read-back-pages';
+import { MainMovedError, WorkingChangeRequestTracker } from './working-change-request-tracker';
+
+export type { DrainResult, ReadBack } from './drain-result';
 
 export interface OutboxDrainerOptions {
   /** The cache database the outbox lives in. */
@@ -50,60 +53,8 @@ export interface OutboxDrainerOptions {
   expectedBase?: (spaceId: string) => string | null | undefined;
 }
 
-/** The change request just created starts from a newer main than the local edits. */
-class MainMovedError extends Error {}
-
-/** A pushed page as sent and as the server stored it (they differ by its normalisation). */
-export interface ReadBack {
-  pageId: string;
-  /** The insert's local key, for a page created by this push. */
-  localKey: string | null;
-  sentMarkdown: string;
-  storedMarkdown: string;
-}
-
-export interface DrainResult {
-  spaceId: string;
-  /**
-   * drained: nothing left that can be sent (failed changes, and changes waiting for a failed
-   * insert, stay); paused: a pause is on; offline: gave up after `maxOfflineWaits`; stopped:
-   * `signal` aborted (the batch in flight was answered and settled, the rest stays queued);
-   * moved: the working change request just created starts from a main newer than the local
-   * edits' base (see `expectedBase`): nothing was sent, the edits wait for a pull.
-   */
-  stopped: 'drained' | 'paused' | 'offline' | 'stopped' | 'moved';
-  /** The working change request at the end, when there is one. */
-  changeRequest: OutboxChangeRequest | null;
-  /** Batches acknowledged, and the changes they carried. */
-  batches: number;
-  sent: OutboxItem[];
-  /** Pages and files created, by local key (also kept in Outbox.created until forgotten). */
-  created: { localKey: string; pageId: string }[];
-  insertedFiles: { localKey: string; fileId: string }[];
-  /** Every page whose Markdown was pushed, read back. */
-  readBack: ReadBack[];
-  /** Pages that could not be read back (the next pull brings their stored version). */
-  readBackMissed: string[];
-  /** Changes the server refused during this drain (see Outbox.failed). */
-  failed: OutboxItem[];
-  warnings: string[];
-  /** Changes of the space still in the outbox, failed ones included. */
-  remaining: number;
-}
-
-/** Up to this many pushed pages are read back one by one; more, with one whole read. */
-const PAGE_BY_PAGE_READ_BACK = 8;
-
-/** A page pushed in this drain, waiting to be read back at its end. */
-interface PendingReadBack {
-  changeRequestId: string;
-  localKey: string | null;
-  sentMarkdown: string;
-}
-
 const DEFAULT_OFFLINE_BASE_MS = 5_000;
 const DEFAULT_OFFLINE_MAX_MS = 5 * 60_000;
-const INACTIVE = new Set(['merged', 'archived']);
 /** 409s on a writable change request waited out before the batch counts as refused. */
 const MAX_CONFLICT_RETRIES = 5;
 
@@ -144,15 +95,12 @@ class RetryLater extends Error {}
 export class OutboxDrainer {
   private readonly db: CacheDb;
   private readonly outbox: Outbox;
-  private readonly expectedBase: (spaceId: string) => string | null | undefined;
   private readonly client: OutboxRemote;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly batches: OutboxBatches;
-  private readonly working: WorkingChangeRequests;
+  private readonly working: WorkingChangeRequestTracker;
   private readonly pauses: SyncPause;
-  private readonly subjectFor: (spaceId: string) => string;
-  private readonly newKey: () => string;
   private readonly settings: {
     baseDelayMs: number;
     maxDelayMs: number;
@@ -171,13 +119,18 @@ export class OutboxDrainer {
     this.client = options.client;
     this.clock = options.clock;
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    this.newKey = options.newKey ?? randomUUID;
-    this.expectedBase = options.expectedBase ?? (() => undefined);
-    this.batches = new OutboxBatches(this.db, this.clock, this.newKey);
-    this.working = new WorkingChangeRequests(this.db);
+    const newKey = options.newKey ?? randomUUID;
+    this.batches = new OutboxBatches(this.db, this.clock, newKey);
     this.pauses = new SyncPause(this.db, this.clock);
     const subject = `Edits from ${options.deviceName}`;
-    this.subjectFor = options.subject ?? (() => subject);
+    this.working = new WorkingChangeRequestTracker({
+      client: this.client,
+      working: new WorkingChangeRequests(this.db),
+      clock: this.clock,
+      subjectFor: options.subject ?? (() => subject),
+      newKey,
+      expectedBase: options.expectedBase ?? (() => undefined),
+    });
     this.settings = {
       baseDelayMs: options.offlineBaseDelayMs ?? DEFAULT_OFFLINE_BASE_MS,
       maxDelayMs: options.offlineMaxDelayMs ?? DEFAULT_OFFLINE_MAX_MS,
@@ -228,14 +181,7 @@ export class OutboxDrainer {
    * (the caller then does without: the drain reports an unreachable server itself).
    */
   async workingChangeRequestPages(spaceId: string): Promise<RemotePage[] | undefined> {
-    const row = this.working.get(spaceId);
-    if (row?.changeRequestId == null || INACTIVE.has(row.status ?? 'draft')) return undefined;
-    if (this.client.getChangeRequestPages === undefined) return undefined;
-    try {
-      return await this.client.getChangeRequestPages(spaceId, row.changeRequestId);
-    } catch {
-      return undefined;
-    }
+    return this.working.pages(spaceId);
   }
 
   /**
@@ -244,20 +190,7 @@ export class OutboxDrainer {
    * caller then keeps the local side as it is).
    */
   async workingChangeRequestOpen(spaceId: string): Promise<boolean> {
-    const row = this.working.get(spaceId);
-    if (row?.changeRequestId == null) return false;
-    let current: OutboxChangeRequest | undefined;
-    try {
-      current = await this.client.getChangeRequest(spaceId, row.changeRequestId);
-    } catch (error) {
-      if (!(error instanceof RemoteNotFoundError)) return true;
-    }
-    if (current !== undefined && !INACTIVE.has(current.status)) {
-      this.working.record(spaceId, current);
-      return true;
-    }
-    this.working.retire(spaceId);
-    return false;
+    return this.working.isOpen(spaceId);
   }
 
   /**
@@ -270,48 +203,17 @@ export class OutboxDrainer {
    * pull: this is housekeeping, never a reason to fail a sync.
    */
   async followMain(spaceId: string): Promise<'update' | 'conflicts' | 'skipped'> {
-    const row = this.working.get(spaceId);
-    if (row?.changeRequestId == null || INACTIVE.has(row.status ?? 'draft')) return 'skipped';
-    if (this.client.updateChangeRequestFromMain === undefined) return 'skipped';
     if (this.outbox.unsent(spaceId) > 0) return 'skipped';
-    try {
-      return await this.client.updateChangeRequestFromMain(spaceId, row.changeRequestId);
-    } catch (error) {
-      // Gone, or merged or archived (409): the next push starts a new one.
-      const status = error instanceof RemoteError ? (error.status ?? 0) : 0;
-      if (error instanceof RemoteNotFoundError || status === 409) this.working.retire(spaceId);
-      return 'skipped';
-    }
+    return this.working.followMain(spaceId);
   }
 
   /** The space's working change request as last seen, if any. */
   workingChangeRequest(spaceId: string): OutboxChangeRequest | undefined {
-    const row = this.working.get(spaceId);
-    return row?.changeRequestId
-      ? {
-          id: row.changeRequestId,
-          number: row.number ?? 0,
-          status: row.status ?? 'draft',
-          subject: row.subject,
-        }
-      : undefined;
+    return this.working.current(spaceId);
   }
 
   private async run(spaceId: string, signal: AbortSignal | undefined): Promise<DrainResult> {
-    const result: DrainResult = {
-      spaceId,
-      stopped: 'drained',
-      changeRequest: null,
-      batches: 0,
-      sent: [],
-      created: [],
-      insertedFiles: [],
-      readBack: [],
-      readBackMissed: [],
-      failed: [],
-      warnings: [],
-      remaining: 0,
-    };
+    const result = emptyDrainResult(spaceId);
     // Pages pushed in this drain, read back once at its end (one request for many pages).
     const toReadBack = new Map<string, PendingReadBack>();
     let waits = 0;
@@ -333,7 +235,7 @@ export class OutboxDrainer {
         let batch = this.batches.open(spaceId);
         if (!batch) {
           if (!this.batches.hasWaiting(spaceId)) break;
-          const changeRequest = await this.ensureChangeRequest(spaceId, !checked);
+          const changeRequest = await this.working.ensure(spaceId, !checked);
           checked = true;
           // Stopped while the change request was asked for: no batch is formed, none sent.
           if (signal?.aborted) continue;
@@ -369,7 +271,7 @@ export class OutboxDrainer {
       // No request after a stop: the next pull brings the server's version of these pages.
       result.readBackMissed.push(...toReadBack.keys());
     } else {
-      await this.readBack(spaceId, toReadBack, result);
+      await readBackPages(this.client, spaceId, toReadBack, result);
     }
     result.changeRequest = this.workingChangeRequest(spaceId) ?? null;
     result.remaining = this.outbox.count(spaceId);
@@ -406,9 +308,7 @@ export class OutboxDrainer {
       }
     }
     const acknowledged = this.batches.acknowledge(batch, answer);
-    if (this.working.get(batch.spaceId)?.changeRequestId === answer.changeRequest.id) {
-      this.working.record(batch.spaceId, answer.changeRequest);
-    }
+    this.working.recordAnswer(batch.spaceId, answer.changeRequest);
     result.batches++;
     result.sent.push(...acknowledged.items);
     result.created.push(...acknowledged.created);
@@ -489,122 +389,14 @@ export class OutboxDrainer {
   }
 
   /** Whether the batch's change request still takes content (404 and merged/archived: no). */
-  private async isWritable(batch: OutboxBatch): Promise<boolean> {
-    try {
-      const changeRequest = await this.client.getChangeRequest(
-        batch.spaceId,
-        batch.changeRequestId,
-      );
-      return !INACTIVE.has(changeRequest.status);
-    } catch (error) {
-      if (error instanceof RemoteNotFoundError) return false;
-      throw error;
-    }
+  private isWritable(batch: OutboxBatch): Promise<boolean> {
+    return this.working.isWritable(batch.spaceId, batch.changeRequestId);
   }
 
   private async moveToNewChangeRequest(batch: OutboxBatch, reason: string): Promise<void> {
-    if (this.working.get(batch.spaceId)?.changeRequestId === batch.changeRequestId) {
-      this.working.retire(batch.spaceId);
-    }
-    const next = await this.ensureChangeRequest(batch.spaceId, true);
+    this.working.retireIf(batch.spaceId, batch.changeRequestId);
+    const next = await this.working.ensure(batch.spaceId, true);
     this.batches.rebind(batch, next.id, reason);
-  }
-
-  /**
-   * The space's working change request, created (as a draft) when there is none. With `check`,
-   * the stored one is asked for first and replaced when merged, archived or gone.
-   */
-  private async ensureChangeRequest(spaceId: string, check: boolean): Promise<OutboxChangeRequest> {
-    let row = this.working.get(spaceId);
-    if (row?.changeRequestId) {
-      if (!check) return this.workingChangeRequest(spaceId)!;
-      let current: OutboxChangeRequest | undefined;
-      try {
-        current = await this.client.getChangeRequest(spaceId, row.changeRequestId);
-      } catch (error) {
-        if (!(error instanceof RemoteNotFoundError)) throw error;
-      }
-      if (current && !INACTIVE.has(current.status)) {
-        this.working.record(spaceId, current);
-        return current;
-      }
-      this.working.retire(spaceId);
-      row = undefined;
-    }
-    if (!row) {
-      this.working.begin(
-        spaceId,
-        this.subjectFor(spaceId),
-        this.newKey(),
-        this.clock.now().toISOString(),
-      );
-      row = this.working.get(spaceId)!;
-    }
-    const created = await this.client.createChangeRequest(spaceId, row.subject, {
-      idempotencyKey: row.createKey,
-    });
-    this.working.record(spaceId, created);
-    const expected = this.expectedBase(spaceId);
-    if (created.baseRevision !== undefined && expected && created.baseRevision !== expected) {
-      // Kept as the working change request (the pull brings the folder to its base); later
-      // drains find it made and send to it, after the pull this one now waits for.
-      throw new MainMovedError(`main moved to ${created.baseRevision}`);
-    }
-    return created;
-  }
-
-  /**
-   * Reads back what this drain pushed: page by page for a few pages (a small read each), or the
-   * whole change request in one request for more (a search-and-replace across a thousand pages
-   * costs one read, not a thousand).
-   */
-  private async readBack(
-    spaceId: string,
-    pages: ReadonlyMap<string, PendingReadBack>,
-    result: DrainResult,
-  ): Promise<void> {
-    const byChangeRequest = new Map<string, [string, PendingReadBack][]>();
-    for (const entry of pages) {
-      const group = byChangeRequest.get(entry[1].changeRequestId) ?? [];
-      group.push(entry);
-      byChangeRequest.set(entry[1].changeRequestId, group);
-    }
-    const settle = (pageId: string, pending: PendingReadBack, stored: string | undefined) => {
-      if (stored === undefined) {
-        result.readBackMissed.push(pageId);
-        return;
-      }
-      result.readBack.push({
-        pageId,
-        localKey: pending.localKey,
-        sentMarkdown: pending.sentMarkdown,
-        storedMarkdown: stored,
-      });
-    };
-    for (const [changeRequestId, group] of byChangeRequest) {
-      try {
-        if (group.length > PAGE_BY_PAGE_READ_BACK) {
-          const stored = await this.client.getChangeRequestMarkdown(spaceId, changeRequestId);
-          for (const [pageId, pending] of group) settle(pageId, pending, stored.get(pageId));
-          continue;
-        }
-        await Promise.all(
-          group.map(async ([pageId, pending]) => {
-            try {
-              const page = await this.client.getPage(spaceId, changeRequestId, pageId);
-              settle(pageId, pending, page.markdown);
-            } catch (error) {
-              if (!(error instanceof RemoteError)) throw error;
-              settle(pageId, pending, undefined);
-            }
-          }),
-        );
-      } catch (error) {
-        // Already acknowledged: a failed read only costs the normalised copy until next pull.
-        if (!(error instanceof RemoteError)) throw error;
-        for (const [pageId, pending] of group) settle(pageId, pending, undefined);
-      }
-    }
   }
 
   /** A backoff wait, cut short by pause() or by `signal` (the loop then sees which). */
