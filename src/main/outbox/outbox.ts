@@ -9,6 +9,8 @@ import type {
   OutboxPlacement,
 } from './outbox-change';
 import { isEmptyUpdate, itemOf, payloadOf, type OutboxPayload, type OutboxRow } from './outbox-row';
+import { checkOutboxChange } from './check-outbox-change';
+import { mergeContent, mergePlacement, withoutContent } from './merge-outbox-payload';
 
 export interface OutboxOptions {
   /** The cache database: the same connection the file index is written through. */
@@ -57,7 +59,7 @@ export class Outbox {
    * with a delete waiting is dropped: the page is going away.
    */
   enqueue(change: OutboxChange): void {
-    checkChange(change);
+    checkOutboxChange(change);
     this.db.transaction(() => {
       switch (change.kind) {
         case 'update_page':
@@ -523,75 +525,5 @@ export class Outbox {
 
   private rows(sql: string, ...params: unknown[]): OutboxRow[] {
     return this.db.prepare(sql).all(...params) as OutboxRow[];
-  }
-}
-
-function mergeContent(current: OutboxPayload, next: OutboxPayload): OutboxPayload {
-  const result = { ...current };
-  if (next.markdown !== undefined) result.markdown = next.markdown;
-  if (next.fields !== undefined) result.fields = { ...current.fields, ...next.fields };
-  return result;
-}
-
-/** `payload` without what `newer` sets (its Markdown, its fields). */
-function withoutContent(payload: OutboxPayload, newer: OutboxPayload): OutboxPayload {
-  const result = { ...payload };
-  if (newer.markdown !== undefined) delete result.markdown;
-  if (newer.fields !== undefined && result.fields !== undefined) {
-    const fields: Record<string, unknown> = { ...result.fields };
-    for (const key of Object.keys(newer.fields)) delete fields[key];
-    if (Object.keys(fields).length > 0) result.fields = fields as OutboxPageFields;
-    else delete result.fields;
-  }
-  return result;
-}
-
-/**
- * The latest move wins. A bare `at` reorders among the current siblings, so it keeps the parent
- * an earlier move chose; a new parent without `at` appends, so it drops the earlier position.
- */
-function mergePlacement(current: OutboxPayload, next: OutboxPayload): OutboxPayload {
-  const result = { ...current };
-  if (next.into !== undefined) {
-    result.into = next.into;
-    delete result.at;
-  }
-  if (next.at !== undefined) result.at = next.at;
-  return result;
-}
-
-function checkChange(change: OutboxChange): void {
-  const fail = (message: string) => {
-    throw new TypeError(`Outbox ${change.kind}: ${message}`);
-  };
-  if (!change.spaceId) fail('spaceId is empty');
-  const checkRef = (ref: OutboxPageRef | null | undefined, what: string) => {
-    if (ref === null || ref === undefined) return;
-    const id = 'pageId' in ref ? ref.pageId : ref.localKey;
-    if (typeof id !== 'string' || id.length === 0) fail(`${what} names no page`);
-  };
-  const checkAt = (at: number | undefined) => {
-    if (at !== undefined && (!Number.isInteger(at) || at < 0)) fail('at must be an index ≥ 0');
-  };
-  switch (change.kind) {
-    case 'update_page':
-    case 'move_page':
-      checkRef(change.page, 'page');
-      checkRef(change.move?.into, 'move.into');
-      checkAt(change.move?.at);
-      break;
-    case 'insert_page':
-      if (!change.localKey) fail('localKey is empty');
-      if (typeof change.markdown !== 'string') fail('markdown is missing');
-      checkRef(change.into, 'into');
-      checkAt(change.at);
-      break;
-    case 'delete_page':
-      checkRef(change.page, 'page');
-      break;
-    case 'insert_files':
-      if (!change.localKey) fail('localKey is empty');
-      if (!change.file?.name || !change.file.contentType) fail('file needs a name and a type');
-      break;
   }
 }
