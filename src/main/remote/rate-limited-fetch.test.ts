@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RemoteProtocolError, RemoteRedirectError, RemoteUnavailableError } from './errors';
+import { createRateLimitedFetch, type RateLimitedFetchOptions } from './rate-limited-fetch';
 import {
   backoffDelay,
-  createRateLimitedFetch,
   parseRateLimitReset,
   parseRetryAfter,
   redactUrl,
-  type RateLimitedFetchOptions,
-} from './rate-limited-fetch';
+} from './rate-limit-headers';
 
 const T0 = 1_700_000_000_000;
 const URL_A = 'https://api.example.test/v1/spaces/a';

@@ -1,6 +1,21 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
+import { abortable, throwIfAborted } from './abortable';
 import { RemoteProtocolError, RemoteRedirectError, RemoteUnavailableError } from './errors';
+import {
+  backoffDelay,
+  parseRateLimitReset,
+  parseRetryAfter,
+  redactUrl,
+} from './rate-limit-headers';
+import { errorMessage, readBody } from './read-response-body';
+
+export {
+  backoffDelay,
+  parseRateLimitReset,
+  parseRetryAfter,
+  redactUrl,
+} from './rate-limit-headers';
 
 /** Waits `ms` milliseconds; tests inject one that moves a fake clock instead. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -82,50 +97,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** A 429 with no hint at all still waits at least this long. */
 const MIN_RATE_LIMIT_WAIT_MS = 1000;
 
-/** Error bodies are read only for their message. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** Full-jitter exponential backoff for attempt `attempt` (1 = the first retry). */
-export function backoffDelay(
-  attempt: number,
-  baseMs: number,
-  capMs: number,
-  random: () => number,
-): number {
-  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
-}
-
 /** Added to every wait a server asks for (see serverWait). */
 const TIMER_GRAIN_MS = 1;
-
-/** `Retry-After` as milliseconds from `now`: delay-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/**
- * `X-RateLimit-Reset` as epoch milliseconds. GitBook sends epoch seconds; a value too small to be
- * one (before 2001) is read as seconds from now, as some servers send.
- */
-export function parseRateLimitReset(value: string | null, now: number): number | undefined {
-  if (value === null || !/^\d+(\.\d+)?$/.test(value.trim())) return undefined;
-  const seconds = Number(value.trim());
-  return seconds < 1e9 ? now + seconds * 1000 : seconds * 1000;
-}
-
-/** The URL without its query: download URLs carry signatures that have no place in logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(invalid URL)';
-  }
-}
 
 interface PreparedRequest {
   url: string;
@@ -464,116 +437,10 @@ function safeOrigin(url: string): string | undefined {
   }
 }
 
-function throwIfAborted(signals: AbortSignal[]): void {
-  for (const signal of signals) signal.throwIfAborted();
-}
-
-/** `promise`, or the reason of the first signal to abort. The promise's own failure is kept quiet. */
-function abortable<T>(promise: Promise<T>, signals: AbortSignal[]): Promise<T> {
-  if (signals.length === 0) return promise;
-  promise.catch(() => undefined);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (event: Event) => {
-      cleanup();
-      reject((event.target as AbortSignal | null)?.reason);
-    };
-    const cleanup = () => {
-      for (const signal of signals) signal.removeEventListener('abort', onAbort);
-    };
-    for (const signal of signals) {
-      if (signal.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
-    promise.then(
-      (value) => {
-        cleanup();
-        resolve(value);
-      },
-      (error: unknown) => {
-        cleanup();
-        reject(error);
-      },
-    );
-  });
-}
-
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return 'network error';
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
   return `${error.message}${cause}`;
-}
-
-/** `error.message` from a JSON error envelope, else the start of the text. */
-async function errorMessage(response: Response): Promise<string> {
-  let text: string;
-  try {
-    text = new TextDecoder().decode(await readBody(response, MAX_ERROR_BODY_BYTES, response.url));
-  } catch {
-    return response.statusText;
-  }
-  try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    if (typeof message === 'string') return message;
-  } catch {
-    // not JSON: fall back to the text
-  }
-  return text.slice(0, 200) || response.statusText;
-}
-
-/**
- * The whole body, refusing more than `maxBytes`. With no content coding, a body shorter than its
- * Content-Length is a broken transfer (retried like a network error).
- */
-async function readBody(
-  response: Response,
-  maxBytes: number,
-  url: string,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const declaredText = response.headers.get('content-length');
-  const coding = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
-  const declared =
-    declaredText !== null && /^\d+$/.test(declaredText.trim()) && coding === 'identity'
-      ? Number(declaredText)
-      : undefined;
-  const tooLarge = () =>
-    new RemoteProtocolError(`Response of ${redactUrl(url)} is larger than ${maxBytes} bytes`, {
-      status: response.status,
-      url: redactUrl(url),
-    });
-  if (declared !== undefined && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return new Uint8Array(0);
-
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  if (declared !== undefined && total !== declared) {
-    throw new Error(
-      `Body of ${redactUrl(url)} has ${total} bytes, Content-Length said ${declared}`,
-    );
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** A Response over the buffered bytes, with the original status, headers and URL. */

@@ -26,9 +26,9 @@ import {
   parseUser,
   walkPages,
 } from './parse-remote';
+import { redactUrl } from './rate-limit-headers';
 import {
   createRateLimitedFetch,
-  redactUrl,
   type RateLimitedFetch,
   type RateLimitedFetchOptions,
 } from './rate-limited-fetch';
