@@ -3,6 +3,15 @@
  * concrete HTTP client: the composition root (CLI, desktop app, tests) hands them these.
  */
 
+import type {
+  Organization,
+  RevisionFile,
+  RevisionPageBase,
+  RevisionPageDocument,
+  Space,
+  User,
+} from '@gitbook/api';
+
 export interface Clock {
   now(): Date;
 }
@@ -14,58 +23,41 @@ export interface SecretStore {
   delete(key: string): Promise<void>;
 }
 
-export interface RemoteUser {
-  id: string;
-  displayName: string;
-  email?: string;
-}
+/** The fields the engine reads of the published API's objects (types from `@gitbook/api`). */
+export type RemoteUser = Pick<User, 'id' | 'displayName' | 'email'>;
 
-export interface RemoteOrganization {
-  id: string;
-  title: string;
-}
+export type RemoteOrganization = Pick<Organization, 'id' | 'title'>;
 
-export interface RemoteSpace {
-  id: string;
-  organization: string;
-  title: string;
-  emoji?: string;
-  /** Id of the live revision: a space whose revision did not move needs no further request. */
-  revision: string;
-  parent?: string;
-  updatedAt?: string;
-}
+/** `revision` is the live revision: a space whose revision did not move needs no more requests. */
+export type RemoteSpace = Pick<Space, 'id' | 'organization' | 'title' | 'revision' | 'parent'> &
+  Partial<Pick<Space, 'emoji' | 'updatedAt'>>;
 
-/** A page as the published API returns it, with its Markdown when asked for. */
-export interface RemotePage {
-  id: string;
+/**
+ * A page as the published API returns it, with its Markdown when asked for: the base fields of
+ * every page kind, a document's optional ones, and `layout`/`cover` kept as opaque objects (the
+ * mirror writes them to frontmatter as they come, without knowing each option).
+ */
+export interface RemotePage
+  extends
+    Pick<RevisionPageBase, 'id' | 'title' | 'emoji' | 'icon' | 'createdAt' | 'updatedAt'>,
+    Partial<
+      Pick<
+        RevisionPageDocument,
+        'slug' | 'path' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex'
+      >
+    > {
   type: 'document' | 'group' | 'link';
-  title: string;
-  slug?: string;
-  path?: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
   layout?: Record<string, unknown>;
   cover?: Record<string, unknown>;
   href?: string;
   markdown?: string;
-  createdAt?: string;
-  updatedAt?: string;
   pages: RemotePage[];
 }
 
-export interface RemoteFile {
-  id: string;
-  name: string;
-  contentType: string;
-  size: number;
-  downloadURL: string;
-  dimensions?: { width: number; height: number };
-}
+export type RemoteFile = Pick<
+  RevisionFile,
+  'id' | 'name' | 'contentType' | 'size' | 'downloadURL' | 'dimensions'
+>;
 
 export interface RemoteRevision {
   id: string;
