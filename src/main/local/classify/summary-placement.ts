@@ -63,71 +63,94 @@ interface PlanContext {
 }
 
 function planFromSummary(entries: readonly SummaryEntry[], ctx: PlanContext): SummaryPlan {
-  const plan: SummaryPlan = { parent: new Map(), order: new Map(), titles: new Map() };
-  const used = new Set<string>();
-  const place = (key: Key, parent: string | null) => {
-    plan.parent.set(key, parent);
-    const list = plan.order.get(parent) ?? [];
-    list.push(key);
-    plan.order.set(parent, list);
-  };
-  const line = (entry: SummaryEntry) => (entry.line === undefined ? '' : ` (line ${entry.line})`);
-  const visit = (list: readonly SummaryEntry[], parent: string | null): void => {
-    for (const entry of list) {
-      if (entry.kind === 'computed') {
-        visit(entry.children, parent);
-        continue;
-      }
-      if (entry.kind === 'group') {
-        const group =
-          ctx.groups.find((g) => !used.has(g.id) && g.slug === entry.slug) ??
-          ctx.groups.find((g) => !used.has(g.id) && g.title === entry.title);
-        if (!group) {
-          ctx.problems.push({
-            path: 'SUMMARY.md',
-            reason: 'unsupported',
-            message: `The group "${entry.title}"${line(entry)} is new; groups are created in the editor, so its pages were placed one level up`,
-          });
-          visit(entry.children, parent);
-          continue;
-        }
-        used.add(group.id);
-        place(group.id, parent);
-        plan.titles.set(group.id, entry.title);
-        visit(entry.children, group.id);
-        continue;
-      }
-      const target = summaryTarget(entry.destination);
-      if (target !== undefined && !target.anchor && /\.md$/i.test(target.path)) {
-        const key = ctx.localKey.get(target.path);
-        if (key !== undefined && !plan.parent.has(key)) {
-          place(key, parent);
-          plan.titles.set(key, entry.title);
-          visit(entry.children, key);
-          continue;
-        }
-        if (key === undefined) {
-          ctx.problems.push({
-            path: 'SUMMARY.md',
-            reason: 'invalid-summary',
-            message: `SUMMARY.md lists ${target.path}${line(entry)}, which is not a page file here; the entry was skipped`,
-          });
-          visit(entry.children, parent);
-          continue;
-        }
-      }
-      // A link page (a URL, an anchor, a page listed twice): matched by its title.
-      const link = ctx.links.find((l) => !used.has(l.id) && l.title === entry.title);
-      if (link) {
-        used.add(link.id);
-        place(link.id, parent);
-      }
-      visit(entry.children, parent);
-    }
-  };
-  visit(entries, null);
-  return plan;
+  const planner = new SummaryPlanner(ctx);
+  planner.visit(entries, null);
+  return planner.plan;
 }
+
+/** Walks SUMMARY.md's entries, placing each page, group and link it can match. */
+class SummaryPlanner {
+  readonly plan: SummaryPlan = { parent: new Map(), order: new Map(), titles: new Map() };
+  private readonly ctx: PlanContext;
+  /** Groups and links already matched to an entry. */
+  private readonly used = new Set<string>();
+
+  constructor(ctx: PlanContext) {
+    this.ctx = ctx;
+  }
+
+  visit(list: readonly SummaryEntry[], parent: string | null): void {
+    for (const entry of list) {
+      if (entry.kind === 'computed') this.visit(entry.children, parent);
+      else if (entry.kind === 'group') this.visitGroup(entry, parent);
+      else if (!this.visitPageFile(entry, parent)) this.visitLink(entry, parent);
+    }
+  }
+
+  private visitGroup(entry: GroupEntry, parent: string | null): void {
+    const { groups } = this.ctx;
+    const group =
+      groups.find((g) => !this.used.has(g.id) && g.slug === entry.slug) ??
+      groups.find((g) => !this.used.has(g.id) && g.title === entry.title);
+    if (!group) {
+      this.ctx.problems.push({
+        path: 'SUMMARY.md',
+        reason: 'unsupported',
+        message: `The group "${entry.title}"${lineOf(entry)} is new; groups are created in the editor, so its pages were placed one level up`,
+      });
+      this.visit(entry.children, parent);
+      return;
+    }
+    this.used.add(group.id);
+    this.place(group.id, parent);
+    this.plan.titles.set(group.id, entry.title);
+    this.visit(entry.children, group.id);
+  }
+
+  /** An entry naming a page file (no anchor); false when it is to be read as a link. */
+  private visitPageFile(entry: LinkEntry, parent: string | null): boolean {
+    const target = summaryTarget(entry.destination);
+    if (target === undefined || target.anchor || !/\.md$/i.test(target.path)) return false;
+    const key = this.ctx.localKey.get(target.path);
+    if (key === undefined) {
+      this.ctx.problems.push({
+        path: 'SUMMARY.md',
+        reason: 'invalid-summary',
+        message: `SUMMARY.md lists ${target.path}${lineOf(entry)}, which is not a page file here; the entry was skipped`,
+      });
+      this.visit(entry.children, parent);
+      return true;
+    }
+    // A page listed a second time is a link to it.
+    if (this.plan.parent.has(key)) return false;
+    this.place(key, parent);
+    this.plan.titles.set(key, entry.title);
+    this.visit(entry.children, key);
+    return true;
+  }
+
+  /** A link page (a URL, an anchor, a page listed twice): matched by its title. */
+  private visitLink(entry: LinkEntry, parent: string | null): void {
+    const link = this.ctx.links.find((l) => !this.used.has(l.id) && l.title === entry.title);
+    if (link) {
+      this.used.add(link.id);
+      this.place(link.id, parent);
+    }
+    this.visit(entry.children, parent);
+  }
+
+  private place(key: Key, parent: string | null): void {
+    this.plan.parent.set(key, parent);
+    const list = this.plan.order.get(parent) ?? [];
+    list.push(key);
+    this.plan.order.set(parent, list);
+  }
+}
+
+type GroupEntry = Extract<SummaryEntry, { kind: 'group' }>;
+type LinkEntry = Extract<SummaryEntry, { kind: 'link' }>;
+
+const lineOf = (entry: SummaryEntry) => (entry.line === undefined ? '' : ` (line ${entry.line})`);
 
 /** A SUMMARY.md destination as a path from the space folder; undefined for URLs and absolute paths. */
 function summaryTarget(destination: string): { path: string; anchor: boolean } | undefined {
