@@ -14,6 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOT_IN_PROJECT = 6307;
 const CANNOT_FIND_MODULE = 2307;
 const CANNOT_FIND_NAME_NODE = 2591;
+const CANNOT_FIND_NAME_DOM = 2584;
 
 /** Parsed files are shared by the cases: @types/node and the layers' sources parse once. */
 const parsed = new Map<string, ts.SourceFile | undefined>();
@@ -130,11 +131,12 @@ describe('tsc -b rejects a cross-layer import', { timeout: 60_000 }, () => {
     }
   });
 
-  it('shared → a Node builtin, and Node globals', () => {
+  it('shared → a Node builtin, Node globals, DOM globals', () => {
     const code = [
       "import { readFileSync } from 'node:fs';",
       'export const read = readFileSync;',
       'export const home = process.env.HOME;',
+      'export const title = document.title;',
     ].join('\n');
     const diagnostics = compileWithScratch(
       'tsconfig.shared.json',
@@ -143,6 +145,18 @@ describe('tsc -b rejects a cross-layer import', { timeout: 60_000 }, () => {
     );
     expect(codesAt(diagnostics, code, 'node:fs')).toContain(CANNOT_FIND_MODULE);
     expect(codesAt(diagnostics, code, 'process')).toContain(CANNOT_FIND_NAME_NODE);
+    expect(codesAt(diagnostics, code, 'document')).toContain(CANNOT_FIND_NAME_DOM);
+  });
+
+  it('renderer → Node globals', () => {
+    const code = "export const home = process.env.HOME;\nexport const bytes = Buffer.from('x');";
+    const diagnostics = compileWithScratch(
+      'tsconfig.web.json',
+      'src/renderer/src/layering-scratch.ts',
+      code,
+    );
+    expect(codesAt(diagnostics, code, 'process')).toContain(CANNOT_FIND_NAME_NODE);
+    expect(codesAt(diagnostics, code, 'Buffer')).toContain(CANNOT_FIND_NAME_NODE);
   });
 
   it('an allowed import compiles: engine → shared', () => {
