@@ -20,6 +20,7 @@
  *   watcher closes. Closing the engine and database is the owner's job.
  */
 import { EventEmitter } from 'node:events';
+import { messageOf } from '../../shared/message-of';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import { FolderWatcher, type WatchBatch, type WatcherTimers } from '../local/folder-watcher';
 import type { IgnoreRule } from '../local/ignore-rules';
@@ -263,7 +264,7 @@ export class SyncWatcher {
         kind === 'sync' ? await this.engine.syncOnce(options) : await this.engine.pushOnce(options);
     } catch (error) {
       // The engine reports failures in its report; a throw is unexpected, but must not end the loop.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       const now = new Date(this.timers.now()).toISOString();
       report = {
         startedAt: now,
@@ -337,7 +338,7 @@ export class SyncWatcher {
       await this.updateWatchedFolders();
     } catch (error) {
       this.log('warn', 'updating the watched folders failed', {
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
     }
     this.emitter.emit('run', { kind, reason, report });
@@ -366,7 +367,7 @@ export class SyncWatcher {
       } catch (error) {
         this.log('warn', 'cannot watch a space folder', {
           space: spaceId,
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         });
       }
     }
@@ -406,7 +407,7 @@ export class SyncWatcher {
     } catch (error) {
       // The database closed under us (shutting down): nothing to report.
       this.log('debug', 'status unavailable', {
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
       return;
     }

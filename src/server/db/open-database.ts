@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { applyMigrations } from '../../common/sqlite/apply-migrations';
 import type { Migration } from './migration';
 import { migrations as allMigrations } from './migrations';
 
@@ -31,32 +32,13 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 }
 
 /**
- * Applies, each in its own transaction, every migration newer than the database's user_version.
- * The list is checked whole before anything runs, so a misnumbered list changes nothing, and a
- * database written by a newer server is refused rather than used with a schema we do not know.
+ * Applies every migration newer than the database's user_version (see applyMigrations); a
+ * database written by a newer server is refused.
  */
 export function migrate(db: Db, migrations: readonly Migration[]): number {
-  migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
-      throw new Error(
-        `Migration ${migration.name} has version ${migration.version}, expected ${index + 1}`,
-      );
-    }
+  return applyMigrations(db, migrations, {
+    step: 'Migration',
+    newer: (current, known) =>
+      `Database schema version ${current} is newer than this server knows (${known})`,
   });
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
-    throw new Error(
-      `Database schema version ${current} is newer than this server knows (${migrations.length})`,
-    );
-  }
-  let applied = 0;
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-    applied++;
-  }
-  return applied;
 }
