@@ -2,6 +2,7 @@
  * The seams of the sync engine. The engine, cache, outbox and mirror never import Electron or a
  * concrete HTTP client: the composition root (CLI, desktop app, tests) hands them these.
  */
+import type { PageFields } from '../shared/gitsync/page-fields';
 
 export interface Clock {
   now(): Date;
@@ -37,18 +38,12 @@ export interface RemoteSpace {
 }
 
 /** A page as the published API returns it, with its Markdown when asked for. */
-export interface RemotePage {
+export interface RemotePage extends PageFields {
   id: string;
   type: 'document' | 'group' | 'link';
   title: string;
   slug?: string;
   path?: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
   layout?: Record<string, unknown>;
   cover?: Record<string, unknown>;
   href?: string;
