@@ -1,5 +1,7 @@
-import Database, { type Statement } from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import { applyMigrations } from '../../common/sqlite/apply-migrations';
+import { openSqlite } from '../../common/sqlite/open-sqlite';
 import { StatementCache } from '../../common/sqlite/statement-cache';
 import type { CacheMigration } from './migrations/cache-migration';
 import { cacheMigrations } from './migrations/cache-migrations';
@@ -21,23 +23,17 @@ export interface OpenCacheDatabaseOptions {
  * commits the cache after, and a lost commit would make its own writes look like local edits.
  */
 export function openCacheDatabase(file: string, options: OpenCacheDatabaseOptions = {}): CacheDb {
-  const db = new Database(
+  return openSqlite(
     file,
-    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+    {
+      synchronous: 'FULL',
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    },
+    (db) => {
+      migrateCache(db, options.migrations ?? cacheMigrations);
+      reusePreparedStatements(db);
+    },
   );
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    migrateCache(db, options.migrations ?? cacheMigrations);
-    reusePreparedStatements(db);
-  } catch (error) {
-    // The caller never gets the handle: close it so the file is not left open (and locked).
-    db.close();
-    throw error;
-  }
-  return db;
 }
 
 /** Statements kept per connection; the SQL of the cache classes is fixed, so this never fills. */

@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { applyMigrations } from '../../common/sqlite/apply-migrations';
+import { openSqlite } from '../../common/sqlite/open-sqlite';
 import type { Migration } from './migration';
 import { migrations as allMigrations } from './migrations';
 
@@ -13,22 +14,14 @@ export interface OpenDatabaseOptions {
 
 /** Opens (creating if needed) the server database in WAL mode and brings its schema up to date. */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
-  const db = new Database(
+  return openSqlite(
     file,
-    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+    {
+      synchronous: 'NORMAL',
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    },
+    (db) => migrate(db, options.migrations ?? allMigrations),
   );
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  try {
-    migrate(db, options.migrations ?? allMigrations);
-  } catch (error) {
-    // The caller never gets the handle: close it so the file is not left open (and locked).
-    db.close();
-    throw error;
-  }
-  return db;
 }
 
 /**
