@@ -2,7 +2,6 @@
  * The seams of the sync engine. The engine, cache, outbox and mirror never import Electron or a
  * concrete HTTP client: the composition root (CLI, desktop app, tests) hands them these.
  */
-
 import type {
   Organization,
   RevisionFile,
@@ -11,6 +10,7 @@ import type {
   Space,
   User,
 } from '@gitbook/api';
+import type { PageFields } from '../shared/gitsync/page-fields';
 
 export interface Clock {
   now(): Date;
@@ -34,18 +34,14 @@ export type RemoteSpace = Pick<Space, 'id' | 'organization' | 'title' | 'revisio
 
 /**
  * A page as the published API returns it, with its Markdown when asked for: the base fields of
- * every page kind, a document's optional ones, and `layout`/`cover` kept as opaque objects (the
- * mirror writes them to frontmatter as they come, without knowing each option).
+ * every page kind, the Git Sync page fields (PageFields, declared once for server and engine),
+ * and `layout`/`cover` kept as opaque objects (the mirror writes them to frontmatter as they come).
  */
 export interface RemotePage
   extends
-    Pick<RevisionPageBase, 'id' | 'title' | 'emoji' | 'icon' | 'createdAt' | 'updatedAt'>,
-    Partial<
-      Pick<
-        RevisionPageDocument,
-        'slug' | 'path' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex'
-      >
-    > {
+    PageFields,
+    Pick<RevisionPageBase, 'id' | 'title' | 'createdAt' | 'updatedAt'>,
+    Partial<Pick<RevisionPageDocument, 'slug' | 'path'>> {
   type: 'document' | 'group' | 'link';
   layout?: Record<string, unknown>;
   cover?: Record<string, unknown>;

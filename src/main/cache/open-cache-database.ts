@@ -1,4 +1,8 @@
-import Database, { type Statement } from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { applyMigrations } from '../../common/sqlite/apply-migrations';
+import { openSqlite } from '../../common/sqlite/open-sqlite';
+import { StatementCache } from '../../common/sqlite/statement-cache';
 import type { CacheMigration } from './migrations/cache-migration';
 import { cacheMigrations } from './migrations/cache-migrations';
 
@@ -19,23 +23,17 @@ export interface OpenCacheDatabaseOptions {
  * commits the cache after, and a lost commit would make its own writes look like local edits.
  */
 export function openCacheDatabase(file: string, options: OpenCacheDatabaseOptions = {}): CacheDb {
-  const db = new Database(
+  return openSqlite(
     file,
-    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+    {
+      synchronous: 'FULL',
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    },
+    (db) => {
+      migrateCache(db, options.migrations ?? cacheMigrations);
+      reusePreparedStatements(db);
+    },
   );
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    migrateCache(db, options.migrations ?? cacheMigrations);
-    reusePreparedStatements(db);
-  } catch (error) {
-    // The caller never gets the handle: close it so the file is not left open (and locked).
-    db.close();
-    throw error;
-  }
-  return db;
 }
 
 /** Statements kept per connection; the SQL of the cache classes is fixed, so this never fills. */
@@ -51,46 +49,19 @@ const MAX_PREPARED_STATEMENTS = 1000;
  */
 function reusePreparedStatements(db: CacheDb): void {
   const compile = db.prepare.bind(db);
-  const statements = new Map<string, Statement>();
-  const prepare = (source: string): Statement => {
-    let statement = statements.get(source);
-    if (statement === undefined) {
-      statement = compile(source);
-      if (statements.size >= MAX_PREPARED_STATEMENTS) statements.clear();
-      statements.set(source, statement);
-    }
-    return statement;
-  };
+  const statements = new StatementCache(MAX_PREPARED_STATEMENTS);
+  const prepare = (source: string): Statement => statements.get(source, () => compile(source));
   db.prepare = prepare as CacheDb['prepare'];
 }
 
 /**
- * Applies, each in its own transaction, every migration newer than the database's user_version.
- * The list is checked whole before anything runs, so a misnumbered list changes nothing, and a
- * cache written by a newer Quire is refused rather than used with a schema we do not know.
+ * Applies every migration newer than the cache's user_version (see applyMigrations); a cache
+ * written by a newer Quire is refused.
  */
 export function migrateCache(db: CacheDb, migrations: readonly CacheMigration[]): number {
-  migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
-      throw new Error(
-        `Cache migration ${migration.name} has version ${migration.version}, expected ${index + 1}`,
-      );
-    }
+  return applyMigrations(db, migrations, {
+    step: 'Cache migration',
+    newer: (current, known) =>
+      `Cache schema version ${current} is newer than this version of Quire knows (${known})`,
   });
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
-    throw new Error(
-      `Cache schema version ${current} is newer than this version of Quire knows (${migrations.length})`,
-    );
-  }
-  let applied = 0;
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-    applied++;
-  }
-  return applied;
 }

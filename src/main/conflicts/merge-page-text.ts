@@ -10,7 +10,7 @@
  * Pure: every case is a unit test.
  */
 import { diff3Merge } from 'node-diff3';
-import type { YamlValue } from '../mirror/dump-yaml';
+import type { YamlValue } from '../../shared/gitsync/frontmatter-yaml';
 import {
   FrontmatterError,
   formatFrontmatter,

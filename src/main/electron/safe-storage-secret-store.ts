@@ -1,4 +1,5 @@
 import { safeStorage } from 'electron';
+import PQueue from 'p-queue';
 import type { SecretStore } from '../sync-ports';
 
 /** Where the encrypted secrets live; the same read/write/remove contract as the file store. */
@@ -18,7 +19,7 @@ export class SafeStorageUnavailableError extends Error {
  * than silently writing tokens in the clear.
  */
 export class SafeStorageSecretStore implements SecretStore {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new PQueue({ concurrency: 1 });
 
   constructor(
     private readonly file: EncryptedBlobFile,
@@ -51,9 +52,8 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(task, task);
-    this.queue = result.catch(() => undefined);
-    return result;
+    // throwOnTimeout types the result as T (no timeout is set, so none can occur).
+    return this.queue.add(task, { throwOnTimeout: true });
   }
 
   private assertEncryption(): void {

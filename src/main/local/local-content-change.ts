@@ -4,20 +4,15 @@
  * server code; these mirror the published shapes (`@gitbook/api`), and a test checks they are
  * assignable to them.
  */
+import type { PageFields } from '../../shared/gitsync/page-fields';
 
-/** RevisionPageUpdate: page metadata settable on insert and update. */
-export interface PageFieldsUpdate {
+/**
+ * RevisionPageUpdate: page metadata settable on insert and update. An empty `emoji`, `icon` or
+ * `description` removes it.
+ */
+export interface PageFieldsUpdate extends PageFields {
   title?: string;
   slug?: string;
-  /** An empty string removes it. */
-  emoji?: string;
-  /** An empty string removes it. */
-  icon?: string;
-  /** An empty string removes it. */
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
 }
 
 export interface MarkdownDocument {

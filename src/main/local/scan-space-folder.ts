@@ -16,6 +16,8 @@
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { lstatOrNull } from '../../common/fs/lstat-or-null';
+import { messageOf } from '../../shared/message-of';
 import { contentHash } from '../cache/content-hash';
 import type { FileIndexEntry } from '../cache/file-index';
 import { ASSETS_FOLDER, SUMMARY_PATH } from '../mirror/render-gitsync-layout';
@@ -317,18 +319,4 @@ async function forEachLimited<T>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-async function lstatOrNull(target: string): Promise<Stats | null> {
-  try {
-    return await lstat(target);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw error;
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

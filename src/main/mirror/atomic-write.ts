@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { lstatOrNull } from '../../common/fs/lstat-or-null';
 import {
   UnsafePathError,
   assertInside,
@@ -180,15 +180,6 @@ function checkedTarget(
 function tempName(baseName: string): string {
   const prefix = truncateUtf8(baseName, TEMP_NAME_PREFIX_BYTES);
   return `.${prefix}${TEMP_MARKER}${randomBytes(8).toString('hex')}`;
-}
-
-async function lstatOrNull(target: string): Promise<Stats | null> {
-  try {
-    return await lstat(target);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 async function mkdirIfAbsent(directory: string): Promise<boolean> {

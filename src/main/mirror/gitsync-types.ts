@@ -3,6 +3,7 @@
  * published API's revision page and file shapes (the desktop talks to servers over HTTP and never
  * imports server code), trimmed to what the Git Sync layout needs.
  */
+import type { PageFields, PageLayout } from '../../shared/gitsync/page-fields';
 
 /**
  * `computed` pages are generated from a source, e.g. an OpenAPI reference (`builtin:openapi`).
@@ -34,21 +35,7 @@ export interface MirrorCover {
 }
 
 /** The API's flat layout options (`RevisionPageLayoutOptions`); every key optional here. */
-export interface MirrorLayout {
-  width?: 'default' | 'wide';
-  cover?: boolean;
-  coverSize?: string;
-  coverMask?: string;
-  title?: boolean;
-  description?: boolean;
-  tableOfContents?: boolean;
-  outline?: boolean;
-  pagination?: boolean;
-  metadata?: boolean;
-  tags?: boolean;
-  actions?: boolean;
-  anchors?: boolean;
-}
+export type MirrorLayout = PageLayout;
 
 /** The source of a computed page (`ComputedContentSourceRevision`). */
 export interface MirrorComputedSource {
@@ -58,19 +45,14 @@ export interface MirrorComputedSource {
   [key: string]: unknown;
 }
 
-export interface MirrorPage {
+/** A page; its Git Sync frontmatter fields (`PageFields`) are declared once in src/shared. */
+export interface MirrorPage extends PageFields {
   id: string;
   type: MirrorPageType;
   title: string;
   slug: string;
   /** The ToC label when it differs from the title; Git Sync's quoted SUMMARY.md link title. */
   linkTitle?: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
   layout?: MirrorLayout;
   cover?: MirrorCover;
   /**

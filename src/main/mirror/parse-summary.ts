@@ -13,6 +13,7 @@
  *
  * Anything else is reported as a problem with its line and skipped; this never throws.
  */
+import { messageOf } from '../../shared/message-of';
 import type { MirrorComputedSource } from './gitsync-types';
 import { FrontmatterError, parseFrontmatterYaml } from './page-frontmatter';
 import { titleSlug } from './title-slug';
@@ -169,7 +170,7 @@ function computedEntry(
     if (typeof data['type'] !== 'string') throw new FrontmatterError('it has no "type"');
     return { kind: 'computed', source: data as MirrorComputedSource, line, children: [] };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     problems.push({ line, message: `invalid computed page source: ${message}` });
     return undefined;
   }

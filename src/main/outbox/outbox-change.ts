@@ -3,20 +3,15 @@
  * (updateChangeRequestContent). Pages are named by their server id or, while their insert has not
  * been acknowledged, by the local key the engine gave the insert.
  */
+import type { PageFields } from '../../shared/gitsync/page-fields';
 
 /** A page: pushed (`pageId`) or inserted locally and not acknowledged yet (`localKey`). */
 export type OutboxPageRef = { pageId: string } | { localKey: string };
 
 /** Page metadata a change may set (RevisionPageUpdate of the published API). */
-export interface OutboxPageFields {
+export interface OutboxPageFields extends PageFields {
   title?: string;
   slug?: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
 }
 
 /** A move. `into` null is the top level, undefined keeps the parent; `at` indexes the siblings. */

@@ -5,6 +5,7 @@ import type {
   RemoteSpace,
   RemoteUser,
 } from '../sync-ports';
+import { PAGE_FLAG_FIELDS, PAGE_TEXT_FIELDS } from '../../shared/gitsync/page-fields';
 import { RemoteProtocolError } from './errors';
 
 /**
@@ -131,8 +132,8 @@ export function parsePage(value: unknown): RemotePage {
   copyOptional(
     page,
     json,
-    ['slug', 'path', 'emoji', 'icon', 'description', 'createdAt', 'updatedAt'],
-    ['hidden', 'noIndex', 'noRobotsIndex'],
+    ['slug', 'path', ...PAGE_TEXT_FIELDS, 'createdAt', 'updatedAt'],
+    PAGE_FLAG_FIELDS,
   );
   const layout = optionalObject(json, 'layout');
   if (layout) page.layout = layout;

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import PQueue from 'p-queue';
 import { writeFileAtomic } from '../config/quire-home';
 import type { SecretStore } from '../sync-ports';
 
@@ -11,7 +12,7 @@ import type { SecretStore } from '../sync-ports';
  */
 export class FileSecretStore implements SecretStore {
   /** Serialises this process's read-modify-write cycles so two `set`s cannot lose each other. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new PQueue({ concurrency: 1 });
 
   constructor(private readonly file: string) {}
 
@@ -43,9 +44,8 @@ export class FileSecretStore implements SecretStore {
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(task, task);
-    this.queue = result.catch(() => undefined);
-    return result;
+    // throwOnTimeout types the result as T (no timeout is set, so none can occur).
+    return this.queue.add(task, { throwOnTimeout: true });
   }
 
   private async read(): Promise<Record<string, string>> {

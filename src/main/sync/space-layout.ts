@@ -5,6 +5,7 @@ import type {
   MirrorPage,
   MirrorSpace,
 } from '../mirror/gitsync-types';
+import { pickPageFields } from '../../shared/gitsync/page-fields';
 import { renderGitSyncLayout } from '../mirror/render-gitsync-layout';
 import type { RemoteFile, RemotePage, RemoteRevision } from '../sync-ports';
 
@@ -55,12 +56,7 @@ function mirrorPageOf(page: RemotePage): MirrorPage {
     slug: page.slug ?? '',
     pages: page.pages.map(mirrorPageOf),
   };
-  if (page.emoji !== undefined) result.emoji = page.emoji;
-  if (page.icon !== undefined) result.icon = page.icon;
-  if (page.description !== undefined) result.description = page.description;
-  if (page.hidden !== undefined) result.hidden = page.hidden;
-  if (page.noIndex !== undefined) result.noIndex = page.noIndex;
-  if (page.noRobotsIndex !== undefined) result.noRobotsIndex = page.noRobotsIndex;
+  Object.assign(result, pickPageFields(page));
   // The remote client validates the page shape; these records follow the published schema.
   if (page.layout !== undefined) result.layout = page.layout as MirrorLayout;
   if (page.cover !== undefined) result.cover = page.cover as MirrorCover;

@@ -20,6 +20,7 @@
  *   watcher closes. Closing the engine and database is the owner's job.
  */
 import { EventEmitter } from 'node:events';
+import { messageOf } from '../../shared/message-of';
 import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import { FolderWatcher, type WatchBatch, type WatcherTimers } from '../local/folder-watcher';
 import type { IgnoreRule } from '../local/ignore-rules';
@@ -338,7 +339,7 @@ export class SyncWatcher {
       await this.updateWatchedFolders();
     } catch (error) {
       this.log('warn', 'updating the watched folders failed', {
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
     }
     this.emitter.emit('run', { kind, reason, report });
@@ -367,7 +368,7 @@ export class SyncWatcher {
       } catch (error) {
         this.log('warn', 'cannot watch a space folder', {
           space: spaceId,
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         });
       }
     }
@@ -407,7 +408,7 @@ export class SyncWatcher {
     } catch (error) {
       // The database closed under us (shutting down): nothing to report.
       this.log('debug', 'status unavailable', {
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
       return;
     }

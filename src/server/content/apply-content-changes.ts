@@ -1,18 +1,13 @@
+import { PAGE_FIELDS, type PageFields } from '../../shared/gitsync/page-fields';
 import { pageTitleProblem } from '../http/text-schemas';
 import { newId } from '../ids';
 import { FrontmatterError } from './markdown-document';
 import { slugify, type RevisionTree, type StoredFile, type StoredPage } from './revision-tree';
 
 /** Page metadata settable by insert_page and update_page (RevisionPageUpdate in the published API). */
-export interface PageFieldsInput {
+export interface PageFieldsInput extends PageFields {
   title?: string;
   slug?: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
 }
 
 export type DocumentInput = { markdown: string } | { document: unknown } | Record<string, never>;
@@ -383,16 +378,7 @@ export function applyContentChanges(
 
 function pickFields(change: PageFieldsInput): PageFieldsInput {
   const fields: PageFieldsInput = {};
-  for (const key of [
-    'title',
-    'slug',
-    'emoji',
-    'icon',
-    'description',
-    'hidden',
-    'noIndex',
-    'noRobotsIndex',
-  ] as const) {
+  for (const key of ['title', 'slug', ...PAGE_FIELDS] as const) {
     if (change[key] !== undefined) (fields as Record<string, unknown>)[key] = change[key];
   }
   return fields;

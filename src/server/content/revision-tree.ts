@@ -1,19 +1,15 @@
 /** How a revision's content is stored: the page tree with body hashes, and file metadata. */
+import type { PageFields } from '../../shared/gitsync/page-fields';
 
 export type PageType = 'document' | 'group' | 'link';
 
-export interface StoredPage {
+/** A stored page; its Git Sync page fields (`PageFields`) are declared once in src/shared. */
+export interface StoredPage extends PageFields {
   id: string;
   type: PageType;
   title: string;
   slug: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
   documentId?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
   layout?: Record<string, unknown>;
   cover?: Record<string, unknown>;
   /** Target of a link page. */

@@ -1,8 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqliteMigration } from '../../../common/sqlite/sqlite-migration';
 
-/** One step of the cache schema. Versions are contiguous from 1 and never edited once released. */
-export interface CacheMigration {
-  version: number;
-  name: string;
-  up(db: Database): void;
-}
+/** One step of the cache schema (the runner is shared with the server). */
+export type CacheMigration = SqliteMigration;

@@ -1,7 +1,6 @@
-import type { PageFieldsInput, ReadMarkdown } from '../../content/apply-content-changes';
+import { pickPageFields } from '../../../shared/gitsync/page-fields';
+import type { ReadMarkdown } from '../../content/apply-content-changes';
 import { readPageMarkdown } from '../../content/markdown-document';
-
-const PAGE_FIELDS = ['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
 
 /**
  * A first line that is a `# Title` made only of letters, digits, spaces and punctuation that has
@@ -32,9 +31,6 @@ export const readMarkdown: ReadMarkdown = (markdown) => {
   const plain = plainHeading(markdown);
   if (plain) return { title: plain, fields: {}, body: markdown };
   const read = readPageMarkdown(markdown);
-  const fields: PageFieldsInput = {};
-  for (const key of PAGE_FIELDS) {
-    if (read.fields[key] !== undefined) (fields as Record<string, unknown>)[key] = read.fields[key];
-  }
+  const fields = pickPageFields(read.fields);
   return { ...(read.title !== undefined ? { title: read.title } : {}), fields, body: markdown };
 };
