@@ -42,6 +42,7 @@ export type {
   ParseGitSyncOptions,
   ReadSpaceFile,
 } from './parse-gitsync-types';
+import { messageOf } from '../../shared/message-of';
 
 export async function parseGitSyncLayout(
   readFile: ReadSpaceFile,
@@ -145,8 +146,4 @@ function summaryEntries(
     problems.push({ path: SUMMARY_PATH, message, line });
   }
   return parsed.entries;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -13,6 +13,7 @@
  *
  * Anything else is reported as a problem with its line and skipped; this never throws.
  */
+import { unescapeMarkdown } from '../../shared/gitsync/page-title';
 import { messageOf } from '../../shared/message-of';
 import type { MirrorComputedSource } from './gitsync-types';
 import { FrontmatterError, parseFrontmatterYaml } from './page-frontmatter';
@@ -229,20 +230,6 @@ export function parseLink(
     destination: unescapeMarkdown(destination),
     ...(linkTitle ? { linkTitle: unescapeMarkdown(linkTitle) } : {}),
   };
-}
-
-/**
- * Resolves CommonMark backslash escapes (a backslash before ASCII punctuation), and the numeric
- * references the mirror writes for control characters in titles (`&#x7;`), so they read back as
- * the title they came from.
- */
-export function unescapeMarkdown(text: string): string {
-  return text
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/&#x([0-9A-F]{1,2});/g, (reference, hex: string) => {
-      const code = parseInt(hex, 16);
-      return code < 0x20 || (code >= 0x7f && code <= 0x9f) ? String.fromCharCode(code) : reference;
-    });
 }
 
 function decodeHtml(text: string): string {

@@ -4,7 +4,7 @@ import type {
   ParsedPage,
   ParseGitSyncOptions,
 } from './parse-gitsync-types';
-import { unescapeMarkdown } from './parse-summary';
+import { leadingHeading } from '../../shared/gitsync/page-title';
 import {
   findFrontmatterBlock,
   FrontmatterError,
@@ -84,12 +84,4 @@ function applyFrontmatter(page: ParsedPage, data: FrontmatterData, ctx: PageFile
     if (fields.coverHeight !== undefined) cover.height = fields.coverHeight;
     page.cover = cover;
   }
-}
-
-/** The text of a leading ATX `# Heading` line, escapes resolved and closing hashes removed. */
-function leadingHeading(markdown: string): string | undefined {
-  const line = /^ {0,3}#(?:[ \t]+([^\r\n]*?))?(?:[ \t]+#+)?[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!line) return undefined;
-  const text = unescapeMarkdown(line[1] ?? '').trim();
-  return text === '' ? undefined : text;
 }

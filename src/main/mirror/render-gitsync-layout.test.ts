@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MirrorFile, MirrorPage, MirrorSpace } from './gitsync-types';
-import { parseSummary, unescapeMarkdown } from './parse-summary';
+import { unescapeMarkdown } from '../../shared/gitsync/page-title';
+import { parseSummary } from './parse-summary';
 import { renderGitSyncLayout, type GitSyncEntry } from './render-gitsync-layout';
 
 function doc(id: string, title: string, slug: string, extra: Partial<MirrorPage> = {}): MirrorPage {

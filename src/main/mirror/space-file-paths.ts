@@ -1,6 +1,7 @@
 /** Paths of a space folder as the layout parser reads them: page files, link targets, assets. */
 import { posix } from 'node:path';
 import { ASSETS_FOLDER, SUMMARY_PATH } from './render-gitsync-layout';
+import { safeDecode } from '../../shared/safe-decode';
 
 /** A Markdown file that can be a page: not SUMMARY.md, nothing under `.gitbook/`. */
 export function isPagePath(path: string): boolean {
@@ -39,12 +40,4 @@ export function assetOfPath(path: string): string | undefined {
   if (!resolved.startsWith(`${ASSETS_FOLDER}/`)) return undefined;
   const name = resolved.slice(ASSETS_FOLDER.length + 1);
   return name === '' || name.includes('/') ? undefined : name;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

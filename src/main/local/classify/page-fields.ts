@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { PAGE_FLAG_FIELDS, PAGE_TEXT_FIELDS } from '../../../shared/gitsync/page-fields';
 import { README_PATH } from '../../mirror/render-gitsync-layout';
 import { titleSlug } from '../../mirror/title-slug';
 import type { PageFieldsUpdate } from '../local-content-change';
@@ -6,19 +7,16 @@ import type { CachedPage } from './cached-tree';
 import { dirOf } from './dir-of';
 import type { LocalPage } from './read-pages';
 
-const STRING_FIELDS = ['description', 'icon', 'emoji'] as const;
-const BOOLEAN_FIELDS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
-
 const SLUG = /^[a-z0-9][a-z0-9._-]*$/i;
 
 /** The page fields the frontmatter changes; a key removed from it clears the field. */
 export function fieldChanges(local: LocalPage, cached: CachedPage): PageFieldsUpdate {
   const update: PageFieldsUpdate = {};
-  for (const key of STRING_FIELDS) {
+  for (const key of PAGE_TEXT_FIELDS) {
     const value = local.fields[key] ?? '';
     if (value !== (cached[key] ?? '')) update[key] = value;
   }
-  for (const key of BOOLEAN_FIELDS) {
+  for (const key of PAGE_FLAG_FIELDS) {
     const value = local.fields[key] ?? false;
     if (value !== (cached[key] ?? false)) update[key] = value;
   }
@@ -35,11 +33,11 @@ export function newPageFields(
   if (title) fields.title = title;
   const slug = slugOfPath(local.file.path);
   if (slug !== undefined) fields.slug = slug;
-  for (const key of STRING_FIELDS) {
+  for (const key of PAGE_TEXT_FIELDS) {
     const value = local.fields[key];
     if (value) fields[key] = value;
   }
-  for (const key of BOOLEAN_FIELDS) {
+  for (const key of PAGE_FLAG_FIELDS) {
     if (local.fields[key]) fields[key] = true;
   }
   return fields;

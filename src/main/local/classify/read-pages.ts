@@ -5,7 +5,7 @@ import {
   type FrontmatterFields,
   type SplitFrontmatter,
 } from '../../mirror/page-frontmatter';
-import { unescapeMarkdown } from '../../mirror/parse-summary';
+import { leadingHeading } from '../../../shared/gitsync/page-title';
 import type { LocalProblem } from '../local-problem';
 import type { IndexedFile, ScannedFile } from '../scan-space-folder';
 import type { ClassifyContext } from './classify-context';
@@ -152,12 +152,4 @@ function invalidFrontmatter(file: ScannedFile, message: string): LocalProblem {
     message: `${file.path}: ${message}; the page was not pushed (fix the frontmatter to sync it)`,
     ...(file.base?.pageId ? { pageId: file.base.pageId } : {}),
   };
-}
-
-/** The text of a leading ATX `# Heading`, escapes resolved and closing hashes removed. */
-function leadingHeading(markdown: string): string | undefined {
-  const line = /^ {0,3}#(?:[ \t]+([^\r\n]*?))?(?:[ \t]+#+)?[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!line) return undefined;
-  const text = unescapeMarkdown(line[1] ?? '').trim();
-  return text === '' ? undefined : text;
 }

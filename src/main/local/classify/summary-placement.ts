@@ -6,6 +6,7 @@ import type { ClassifyContext } from './classify-context';
 import type { ClassifyResult } from './classify-result';
 import type { FolderOwners } from './folder-owners';
 import type { Key } from './page-key';
+import { safeDecode } from '../../../shared/safe-decode';
 
 /** Where an edited SUMMARY.md places the pages it lists. */
 export interface SummaryPlan {
@@ -162,12 +163,4 @@ function summaryTarget(destination: string): { path: string; anchor: boolean } |
   const path = posix.normalize(safeDecode(pathPart)).replace(/^\.\//, '');
   if (path === '..' || path.startsWith('../') || path.startsWith('/')) return undefined;
   return { path, anchor: hash !== -1 };
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
