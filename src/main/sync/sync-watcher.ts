@@ -20,7 +20,7 @@
  *   watcher closes. Closing the engine and database is the owner's job.
  */
 import { EventEmitter } from 'node:events';
-import type { SyncStatusSnapshot } from '../../shared/sync-status';
+import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import { FolderWatcher, type WatchBatch, type WatcherTimers } from '../local/folder-watcher';
 import type { IgnoreRule } from '../local/ignore-rules';
 import type { SyncLog, SyncReport, SyncRunOptions } from './sync-engine';
