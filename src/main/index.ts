@@ -6,13 +6,10 @@ import { createMainWindow } from './electron/create-main-window';
 
 app.setName(APP_NAME);
 
-ipcMain.handle(
-  commandChannel('appInfo'),
-  (): CommandOutcome<'appInfo'> => ({
-    ok: true,
-    result: { name: APP_NAME, version: app.getVersion() },
-  }),
-);
+ipcMain.handle(commandChannel('appInfo'), (): CommandOutcome<'appInfo'> => ({
+  ok: true,
+  result: { name: APP_NAME, version: app.getVersion() },
+}));
 
 void app.whenReady().then(() => {
   createMainWindow(__dirname, process.env['ELECTRON_RENDERER_URL']);

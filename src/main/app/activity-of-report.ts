@@ -25,7 +25,8 @@ function spaceActivity(space: SpaceSyncReport, at: string): NewActivity[] {
     entries.push(entry('merged', merged, space.merged));
   }
   if (space.pulled) {
-    const removed = space.removed.length > 0 ? `, ${plural(space.removed.length, 'file')} removed` : '';
+    const removed =
+      space.removed.length > 0 ? `, ${plural(space.removed.length, 'file')} removed` : '';
     const summary = `Pulled revision ${space.toRevision ?? '?'}: ${plural(space.written.length, 'file')} written${removed}`;
     entries.push(entry('pulled', summary, [...space.written, ...space.removed]));
   }

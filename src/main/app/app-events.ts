@@ -1,4 +1,8 @@
-import type { EventName, QuireEventListener, QuireEvents } from '../../shared/contract/quire-events';
+import type {
+  EventName,
+  QuireEventListener,
+  QuireEvents,
+} from '../../shared/contract/quire-events';
 
 /** The application layer's event hub: typed listeners per event name. */
 export class AppEvents {

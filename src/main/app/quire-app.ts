@@ -19,11 +19,7 @@ import type {
   RefusedChangeListing,
   UnsyncedEditListing,
 } from '../../shared/contract/local-changes';
-import type {
-  AppInfo,
-  NoArgs,
-  QuireCommandHandlers,
-} from '../../shared/contract/quire-commands';
+import type { AppInfo, NoArgs, QuireCommandHandlers } from '../../shared/contract/quire-commands';
 import type { EventName, QuireEventListener } from '../../shared/contract/quire-events';
 import type {
   PauseState,
@@ -389,7 +385,8 @@ export class QuireApp implements QuireCommandHandlers {
         message: `not logged in to ${config.server}`,
       });
     }
-    const remote = token === undefined ? loggedOutRemote(config.server) : this.remote(config, token);
+    const remote =
+      token === undefined ? loggedOutRemote(config.server) : this.remote(config, token);
     const engine = await this.services.openEngine({
       config,
       remote,
@@ -434,7 +431,8 @@ export class QuireApp implements QuireCommandHandlers {
     if (status !== undefined) {
       this.emitIfChanged('problems', status.problems);
     }
-    if (this.events.listened('conflicts')) this.emitIfChanged('conflicts', await engine.conflicts());
+    if (this.events.listened('conflicts'))
+      this.emitIfChanged('conflicts', await engine.conflicts());
   }
 
   private emitIfChanged<E extends 'problems' | 'conflicts'>(

@@ -21,7 +21,10 @@ export function settingsUpdate(config: QuireConfig, update: SettingsUpdate): Qui
   if (update.syncIntervalMs !== undefined) {
     const ms = update.syncIntervalMs;
     if (!Number.isSafeInteger(ms) || ms < MIN_SYNC_INTERVAL_MS) {
-      throw invalid('syncIntervalMs', `the sync interval is a whole number of milliseconds, at least ${MIN_SYNC_INTERVAL_MS}`);
+      throw invalid(
+        'syncIntervalMs',
+        `the sync interval is a whole number of milliseconds, at least ${MIN_SYNC_INTERVAL_MS}`,
+      );
     }
     next = { ...next, syncIntervalMs: ms };
   }

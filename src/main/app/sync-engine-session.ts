@@ -192,7 +192,9 @@ export class SyncEngineSession implements EngineSession {
     });
     try {
       // A stop during the start-up sync stops it after the request in flight.
-      const started = watcher.start().then(() => options.onStarted?.(watcher));
+      const started = watcher.start();
+      // Started synchronously: from here on a sync request is taken (after the start-up sync).
+      options.onStarted?.(watcher);
       await Promise.race([started, stopped, rejected]);
       await Promise.race([stopped, rejected]);
     } finally {

@@ -1,10 +1,6 @@
 import type { ActivityEntry } from './activity';
 import type { CommandError } from './command-error';
-import type {
-  ConflictListing,
-  ConflictResolutionChoice,
-  ConflictVersions,
-} from './conflicts';
+import type { ConflictListing, ConflictResolutionChoice, ConflictVersions } from './conflicts';
 import type {
   ConnectionInfo,
   LoginRequest,
@@ -114,6 +110,11 @@ export const COMMAND_NAMES = [
   'settings',
   'updateSettings',
 ] as const satisfies readonly CommandName[];
+
+/** Whether an untrusted value (an IPC channel's, a URL's) names a command. */
+export function isCommandName(value: unknown): value is CommandName {
+  return (COMMAND_NAMES as readonly unknown[]).includes(value);
+}
 
 // Every command is listed: a name missing above fails to compile here.
 type Missing = Exclude<CommandName, (typeof COMMAND_NAMES)[number]>;

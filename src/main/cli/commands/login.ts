@@ -84,7 +84,9 @@ export const subject: CliCommand = async (run, values, args) => {
   if (args.length > 1) throw new CliError('subject takes one argument (quote it)', EXIT_USAGE);
   const [text] = args;
   if (text === undefined && !values.reset) {
-    run.out(settings.changeRequestSubject ?? `${settings.defaultChangeRequestSubject} (the default)`);
+    run.out(
+      settings.changeRequestSubject ?? `${settings.defaultChangeRequestSubject} (the default)`,
+    );
     return EXIT_OK;
   }
   if (text !== undefined && values.reset) {
