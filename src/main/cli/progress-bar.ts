@@ -1,4 +1,4 @@
-import type { SyncProgress } from '../sync-ports';
+import type { SyncProgress } from '../../shared/contract/sync-status';
 import { terminalText, truncateText } from './terminal-text';
 
 /** The part of a `tty.WriteStream` the bar uses; tests pass a fake. */
