@@ -32,9 +32,9 @@ import { readQuireConfig, writeQuireConfig, type QuireConfig } from '../config/q
 import { DrainLock, drainLockPath } from '../outbox/drain-lock';
 import { serverTokenKey } from '../secrets/file-secret-store';
 import { DEFAULT_PULL_INTERVAL_MS } from '../sync/sync-watcher';
-import type { RemoteWorkspace } from '../sync-ports';
 import { AppEvents } from './app-events';
 import type { AppServices, EngineSession, WatchControl } from './app-services';
+import { EngineSessions, requireConfig } from './engine-sessions';
 import { commandFailure, type CommandSubject } from './command-error-of';
 import { checkServerUrl, login } from './login';
 import { settingsUpdate } from './settings-update';
@@ -48,14 +48,6 @@ export interface QuireAppOptions {
   readonly runnerNames?: { readonly sync: string; readonly watch: string };
   /** Every token the app reads or is given, so a front end can keep it out of what it prints. */
   readonly onSecret?: (secret: string) => void;
-}
-
-/** The engine for the saved connection, opened on the first command that needs it. */
-interface Session {
-  readonly engine: EngineSession;
-  readonly config: QuireConfig;
-  readonly loggedIn: boolean;
-  readonly watching: boolean;
 }
 
 export interface AppWatchOptions {
@@ -75,15 +67,19 @@ export interface AppWatchOptions {
 export class QuireApp implements QuireCommandHandlers {
   private readonly events = new AppEvents();
   private readonly services: AppServices;
-  private session: Session | undefined;
-  /** The login's client, reused by the session that follows it (one token check, one client). */
-  private loginRemote: { server: string; token: string; remote: RemoteWorkspace } | undefined;
+  private readonly sessions: EngineSessions;
   private watchControl: WatchControl | undefined;
   /** What was last announced, so an unchanged list is not sent again. */
   private announced: { conflicts?: string; problems?: string } = {};
 
   constructor(private readonly options: QuireAppOptions) {
     this.services = options.services;
+    this.sessions = new EngineSessions({
+      services: options.services,
+      ...(options.onSecret ? { onSecret: options.onSecret } : {}),
+      onProgress: (progress) => this.events.emit('progress', progress),
+      onActivity: (entry) => this.events.emit('activity', entry),
+    });
   }
 
   on<E extends EventName>(event: E, listener: QuireEventListener<E>): () => void {
@@ -101,10 +97,10 @@ export class QuireApp implements QuireCommandHandlers {
   async login(request: LoginRequest): Promise<LoginResult> {
     return this.command(async () => {
       this.options.onSecret?.(request.token);
-      if (this.watchControl === undefined) await this.closeSession();
+      if (this.watchControl === undefined) await this.sessions.close();
       const connect = (server: string, token: string) => {
         const remote = this.services.connect(server, token, { quick: true });
-        this.loginRemote = { server, token, remote };
+        this.sessions.rememberLoginRemote(server, token, remote);
         return remote;
       };
       return login({ services: this.services, env: this.options.env, connect }, request);
@@ -116,8 +112,8 @@ export class QuireApp implements QuireCommandHandlers {
       const config = await readQuireConfig(this.services.home);
       if (config === undefined) return { loggedOut: false };
       await this.services.secrets.delete(serverTokenKey(config.server));
-      this.loginRemote = undefined;
-      if (this.watchControl === undefined) await this.closeSession();
+      this.sessions.forgetLoginRemote();
+      if (this.watchControl === undefined) await this.sessions.close();
       return { loggedOut: true, server: config.server, folder: config.folder };
     });
   }
@@ -274,15 +270,15 @@ export class QuireApp implements QuireCommandHandlers {
   }
 
   async settings(_args: NoArgs): Promise<QuireSettings> {
-    return this.command(async () => this.settingsOf(await this.requireConfig()));
+    return this.command(async () => this.settingsOf(await requireConfig(this.services.home)));
   }
 
   async updateSettings(update: SettingsUpdate): Promise<QuireSettings> {
     return this.command(async () => {
-      const config = settingsUpdate(await this.requireConfig(), update);
+      const config = settingsUpdate(await requireConfig(this.services.home), update);
       await writeQuireConfig(this.services.home, config);
       // The engine takes the subject when it opens: the next command opens it again.
-      if (this.watchControl === undefined) await this.closeSession();
+      if (this.watchControl === undefined) await this.sessions.close();
       return this.settingsOf(config);
     });
   }
@@ -294,7 +290,7 @@ export class QuireApp implements QuireCommandHandlers {
    */
   async watch(options: AppWatchOptions): Promise<SyncStatusSnapshot> {
     return this.command(async () => {
-      const session = await this.open(true, true);
+      const session = await this.sessions.open(true, true);
       return this.holdingDrainLock(this.runnerNames().watch, async () => {
         options.onLocked?.(session.config);
         const intervalMs = options.intervalMs ?? session.config.syncIntervalMs;
@@ -318,7 +314,7 @@ export class QuireApp implements QuireCommandHandlers {
 
   /** Closes the engine (and the cache). */
   async close(): Promise<void> {
-    await this.closeSession();
+    await this.sessions.close();
   }
 
   private runnerNames(): { sync: string; watch: string } {
@@ -335,15 +331,6 @@ export class QuireApp implements QuireCommandHandlers {
     };
   }
 
-  private async requireConfig(): Promise<QuireConfig> {
-    const config = await readQuireConfig(this.services.home);
-    if (config !== undefined) return config;
-    throw new CommandFailedError({
-      kind: 'not-logged-in',
-      message: `not logged in (no ${this.services.home.configFile})`,
-    });
-  }
-
   /** Runs a command, its failure typed. */
   private async command<T>(task: () => Promise<T>, subject: CommandSubject = {}): Promise<T> {
     try {
@@ -358,57 +345,10 @@ export class QuireApp implements QuireCommandHandlers {
     task: (engine: EngineSession) => Promise<T>,
     subject: CommandSubject = {},
   ): Promise<T> {
-    return this.command(async () => task((await this.open(needsToken, false)).engine), subject);
-  }
-
-  /**
-   * The session, opened for the saved connection when none fits. Commands that work from the
-   * cache alone (status, enabling a space…) run logged out too, with a remote that refuses.
-   */
-  private async open(needsToken: boolean, watching: boolean): Promise<Session> {
-    const current = this.session;
-    if (
-      current !== undefined &&
-      (current.loggedIn || !needsToken) &&
-      (current.watching || !watching)
-    ) {
-      return current;
-    }
-    await this.closeSession();
-    const config = await this.requireConfig();
-    const token = await this.services.secrets.get(serverTokenKey(config.server));
-    if (token !== undefined) this.options.onSecret?.(token);
-    if (token === undefined && needsToken) {
-      throw new CommandFailedError({
-        kind: 'logged-out',
-        server: config.server,
-        message: `not logged in to ${config.server}`,
-      });
-    }
-    const remote =
-      token === undefined ? loggedOutRemote(config.server) : this.remote(config, token);
-    const engine = await this.services.openEngine({
-      config,
-      remote,
-      onProgress: (progress) => this.events.emit('progress', progress),
-      onActivity: (entry) => this.events.emit('activity', entry),
-      ...(watching ? { watching: true } : {}),
-    });
-    this.session = { engine, config, loggedIn: token !== undefined, watching };
-    return this.session;
-  }
-
-  private remote(config: QuireConfig, token: string): RemoteWorkspace {
-    const fromLogin = this.loginRemote;
-    this.loginRemote = undefined;
-    if (fromLogin?.server === config.server && fromLogin.token === token) return fromLogin.remote;
-    return this.services.connect(config.server, token);
-  }
-
-  private async closeSession(): Promise<void> {
-    const session = this.session;
-    this.session = undefined;
-    await session?.engine.close();
+    return this.command(
+      async () => task((await this.sessions.open(needsToken, false)).engine),
+      subject,
+    );
   }
 
   private async holdingDrainLock<T>(command: string, task: () => Promise<T>): Promise<T> {
@@ -422,7 +362,7 @@ export class QuireApp implements QuireCommandHandlers {
 
   /** After a change: the status, conflicts and problems, to whoever listens (when they changed). */
   private async announce(which: { status: boolean } = { status: true }): Promise<void> {
-    const engine = this.session?.engine;
+    const engine = this.sessions.current?.engine;
     if (engine === undefined) return;
     const wanted =
       (which.status && this.events.listened('status')) || this.events.listened('problems');
@@ -453,19 +393,4 @@ function pauseStateOf(state: { paused: boolean; until: Date | null }): PauseStat
 function invalid(field: string, message: string): CommandFailedError {
   const error: CommandError = { kind: 'invalid-argument', field, message };
   return new CommandFailedError(error);
-}
-
-/** The remote of a logged-out session: anything that would reach the server refuses. */
-function loggedOutRemote(server: string): RemoteWorkspace {
-  const refuse = () =>
-    Promise.reject(
-      new CommandFailedError({ kind: 'logged-out', server, message: `not logged in to ${server}` }),
-    );
-  return {
-    whoAmI: refuse,
-    listOrganizations: refuse,
-    listSpaces: refuse,
-    getRevision: refuse,
-    downloadFile: refuse,
-  };
 }
