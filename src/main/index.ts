@@ -1,13 +1,14 @@
 // Composition root of the desktop app: the only place (with src/main/electron/) that touches Electron.
 import { app, ipcMain } from 'electron';
-import { APP_NAME, BridgeChannel, type AppInfo } from '../shared/app-info';
+import { APP_NAME, commandChannel } from '../shared/contract/quire-bridge';
+import type { CommandOutcome } from '../shared/contract/quire-commands';
 import { createMainWindow } from './electron/create-main-window';
 
 app.setName(APP_NAME);
 
-ipcMain.handle(BridgeChannel.getAppInfo, (): AppInfo => ({
-  name: APP_NAME,
-  version: app.getVersion(),
+ipcMain.handle(commandChannel('appInfo'), (): CommandOutcome<'appInfo'> => ({
+  ok: true,
+  result: { name: APP_NAME, version: app.getVersion() },
 }));
 
 void app.whenReady().then(() => {

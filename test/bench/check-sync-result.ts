@@ -1,4 +1,4 @@
-import type { SyncOnceResult } from '../../src/main/cli/quire-services';
+import type { SyncOnceResult } from '../../src/shared/contract/spaces';
 
 /** Throws unless a benchmark's sync succeeded everywhere: a failed sync must not be timed. */
 export function checkSyncResult(result: SyncOnceResult, what: string): void {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createQuireServices } from '../../src/main/cli/create-quire-services';
-import type { QuireEngine } from '../../src/main/cli/quire-services';
+import type { EngineSession as QuireEngine } from '../../src/main/app/app-services';
 import { quireHome } from '../../src/main/config/quire-home';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import type { SyncProgress } from '../../src/main/sync-ports';

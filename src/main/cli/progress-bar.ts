@@ -1,4 +1,4 @@
-import type { SyncProgress } from '../sync-ports';
+import type { SyncProgress } from '../../shared/contract/sync-status';
 import { terminalText, truncateText } from './terminal-text';
 
 /** The part of a `tty.WriteStream` the bar uses; tests pass a fake. */
@@ -33,6 +33,7 @@ const CLEAR_LINE = '\r\x1b[2K';
  * A one-line progress display for `quire sync`, redrawn in place. It only draws on a terminal: on
  * a pipe or a file (cron, CI, tests) it writes nothing, so captured output stays clean and
  * machine-readable; the command prints its summary either way.
+ * Hand-written: no progress-bar library is installed, and ~100 lines do not justify one.
  */
 export class ProgressBar {
   private readonly enabled: boolean;

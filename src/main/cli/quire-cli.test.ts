@@ -7,17 +7,16 @@ import { RemoteAuthError, RemoteUnavailableError } from '../remote/errors';
 import { FileSecretStore, serverTokenKey } from '../secrets/file-secret-store';
 import type { RemoteWorkspace, SyncProgress } from '../sync-ports';
 import { runQuireCli, type CliIo } from './quire-cli';
+import type { SpaceListing, SyncOnceResult } from '../../shared/contract/spaces';
 import {
   UnknownConflictError,
   UnknownRefusedChangeError,
   UnknownSpaceError,
-  type OpenEngineOptions,
-  type QuireEngine,
-  type QuireServices,
-  type SpaceListing,
-  type SyncOnceResult,
+  type AppServices,
+  type EngineSession,
+  type OpenSessionOptions,
   type WatchOptions,
-} from './quire-services';
+} from '../app/app-services';
 
 const TOKEN = 'tok-secret-123';
 const SERVER = 'http://127.0.0.1:9';
@@ -49,7 +48,7 @@ class FakeWorld {
   confirmed: string[] = [];
   watching: WatchOptions | undefined;
 
-  services(home: QuireHome): QuireServices {
+  services(home: QuireHome): AppServices {
     return {
       home,
       secrets: new FileSecretStore(home.secretsFile),
@@ -75,14 +74,15 @@ class FakeWorld {
     };
   }
 
-  private engine(options: OpenEngineOptions): QuireEngine {
+  private engine(options: OpenSessionOptions): EngineSession {
     this.openEngines++;
     return {
       refreshSpaces: async () => {
         await options.remote.whoAmI();
         if (!this.listed && this.spaces.length < 20) for (const s of this.spaces) s.enabled = true;
         this.listed = true;
-        return { spaces: this.spaces.map((s) => ({ ...s })), errors: [] };
+        const organizations = [{ id: 'o-1', title: 'Acme' }];
+        return { organizations, spaces: this.spaces.map((s) => ({ ...s })), errors: [] };
       },
       setSpaceEnabled: async (id, enabled) => {
         const space = this.spaces.find((s) => s.id === id);
@@ -134,7 +134,16 @@ class FakeWorld {
           problems: [],
         };
         watch.onStatus?.(idle);
-        watch.onRun?.('sync (start): 1 change pushed');
+        watch.onRun?.({
+          kind: 'sync',
+          reason: 'start',
+          finishedAt: '2025-01-01T00:00:00.000Z',
+          pushed: 1,
+          written: 0,
+          removed: 0,
+          offline: false,
+          failures: [],
+        });
         await new Promise((stopped) => watch.signal.addEventListener('abort', stopped));
         return { ...idle, pending: 1 };
       },
@@ -162,6 +171,7 @@ class FakeWorld {
       dropRefused: async (id) => {
         throw new UnknownRefusedChangeError(`no refused change ${id}`);
       },
+      activity: async () => [],
       close: async () => {
         this.openEngines--;
       },

@@ -30,6 +30,8 @@ export interface QuireConfig {
   readonly folder: string;
   /** Subject of new working change requests (`quire subject`); default "Edits from <host>". */
   readonly changeRequestSubject?: string;
+  /** How often the background sync pulls (ms); default 30 s. */
+  readonly syncIntervalMs?: number;
 }
 
 export class QuireConfigError extends Error {
@@ -99,6 +101,7 @@ export async function writeQuireConfig(home: QuireHome, config: QuireConfig): Pr
     ...(config.changeRequestSubject === undefined
       ? {}
       : { changeRequestSubject: config.changeRequestSubject }),
+    ...(config.syncIntervalMs === undefined ? {} : { syncIntervalMs: config.syncIntervalMs }),
   };
   await writeFileAtomic(home.configFile, `${JSON.stringify(body, null, 2)}\n`, CONFIG_MODE);
 }
@@ -118,7 +121,9 @@ export function parseQuireConfig(text: string, file: string): QuireConfig {
     typeof user?.id !== 'string' ||
     typeof user.displayName !== 'string' ||
     (user.email !== undefined && typeof user.email !== 'string') ||
-    (config.changeRequestSubject !== undefined && typeof config.changeRequestSubject !== 'string')
+    (config.changeRequestSubject !== undefined &&
+      typeof config.changeRequestSubject !== 'string') ||
+    (config.syncIntervalMs !== undefined && !isInterval(config.syncIntervalMs))
   ) {
     throw new QuireConfigError(`${file} is not a Quire configuration`);
   }
@@ -133,7 +138,12 @@ export function parseQuireConfig(text: string, file: string): QuireConfig {
     ...(config.changeRequestSubject === undefined
       ? {}
       : { changeRequestSubject: config.changeRequestSubject }),
+    ...(config.syncIntervalMs === undefined ? {} : { syncIntervalMs: config.syncIntervalMs }),
   };
+}
+
+function isInterval(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
 /**

@@ -3,7 +3,7 @@ import type {
   SyncOverallState,
   SyncStatusProblem,
   SyncStatusSnapshot,
-} from '../../shared/sync-status';
+} from '../../shared/contract/sync-status';
 import type { PauseState } from '../cache/sync-pause';
 import type { SpaceStatus } from './sync-engine';
 
@@ -34,7 +34,7 @@ export const IDLE_RUNTIME: SyncRuntimeState = {
 };
 
 /**
- * The one status model (see src/shared/sync-status.ts). The overall state is the most urgent
+ * The one status model (see src/shared/contract/sync-status.ts). The overall state is the most urgent
  * thing the user should know: work in progress, then no network, then a failure, then a pause,
  * then things waiting for them (conflicts, then other problems: files not pushed or written),
  * else idle.

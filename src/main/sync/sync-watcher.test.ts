@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncStatusSnapshot } from '../../shared/sync-status';
+import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import type { WatchBatch, WatcherTimers } from '../local/folder-watcher';
 import type { SyncReport, SyncRunOptions } from './sync-engine';
 import {

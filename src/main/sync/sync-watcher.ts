@@ -20,8 +20,9 @@
  *   watcher closes. Closing the engine and database is the owner's job.
  */
 import { EventEmitter } from 'node:events';
+import type { WatchRunReason, WatchRunSummary } from '../../shared/contract/activity';
+import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import { messageOf } from '../../shared/message-of';
-import type { SyncStatusSnapshot } from '../../shared/sync-status';
 import { FolderWatcher, type WatchBatch, type WatcherTimers } from '../local/folder-watcher';
 import type { IgnoreRule } from '../local/ignore-rules';
 import type { SyncLog, SyncReport, SyncRunOptions } from './sync-engine';
@@ -43,9 +44,8 @@ export interface SpaceFolderWatcher {
   close(): Promise<void>;
 }
 
-export type WatchRunKind = 'push' | 'sync';
-/** Why a run happened: start-up, a file change, the pull interval, a wake, an offline retry, asked. */
-export type WatchRunReason = 'start' | 'change' | 'interval' | 'wake' | 'retry' | 'request';
+export type WatchRunKind = WatchRunSummary['kind'];
+export type { WatchRunReason };
 
 export interface WatchRun {
   kind: WatchRunKind;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { AppInfo, QuireBridge } from '../../shared/app-info';
+import type { QuireBridge } from '../../shared/contract/quire-bridge';
+import type { AppInfo } from '../../shared/contract/quire-commands';
 
 declare global {
   interface Window {
@@ -10,7 +11,9 @@ declare global {
 export function App() {
   const [info, setInfo] = useState<AppInfo | null>(null);
   useEffect(() => {
-    void window.quire?.getAppInfo().then(setInfo);
+    void window.quire?.invoke('appInfo', {}).then((outcome) => {
+      if (outcome.ok) setInfo(outcome.result);
+    });
   }, []);
   return (
     <main>

@@ -6,6 +6,7 @@ import { migration0004Conflicts } from './0004-conflicts';
 import { migration0005LocalEditFileIds } from './0005-local-edit-file-ids';
 import { migration0006OutboxBatchCap } from './0006-outbox-batch-cap';
 import { migration0007WorkingChangeRequestUrl } from './0007-working-change-request-url';
+import { migration0008Activity } from './0008-activity';
 
 /** Every cache migration, in the order they apply. Append only. */
 export const cacheMigrations: readonly CacheMigration[] = [
@@ -16,4 +17,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0005LocalEditFileIds,
   migration0006OutboxBatchCap,
   migration0007WorkingChangeRequestUrl,
+  migration0008Activity,
 ];

@@ -1,8 +1,8 @@
-import type { SpaceState } from './contract/space-state';
+import type { SpaceState } from './space-state';
 
 /**
- * The sync status as the CLI prints it (`quire status --json`) and the app's renderer shows it.
- * Plain data only: built in src/main (sync-status-model.ts), sent across as JSON.
+ * The sync status as `quire status --json` prints it and the app shows it. Plain data only: built
+ * in src/main (sync-status-model.ts), sent across as JSON.
  */
 
 /**
@@ -15,14 +15,31 @@ import type { SpaceState } from './contract/space-state';
 export type SyncOverallState =
   'idle' | 'syncing' | 'paused' | 'offline' | 'error' | 'conflicts' | 'problems';
 
+export type SyncProblemKind =
+  /** A page or space deleted remotely whose file was edited locally: the file was kept. */
+  | 'kept-deleted'
+  /** Changed remotely and locally: the local file was kept, the remote version not written. */
+  | 'conflict'
+  /** A file the engine would write is in the way (a local file it never wrote). */
+  | 'path-taken'
+  /** A file or folder could not be written or removed. */
+  | 'write-failed'
+  /** The server could not serve an asset (not found, an unsafe download URL...): not written. */
+  | 'download-failed'
+  /** A local edit that was not pushed (invalid frontmatter, a file that cannot be read...). */
+  | 'not-pushed'
+  /** Nothing of the space was pushed until the user confirms (mass deletion, missing folder). */
+  | 'push-blocked'
+  /** The server refused a pushed change (`quire retry` / `quire drop`). */
+  | 'push-failed';
+
 /** A file that was not pushed (or not written), and why. */
 export interface SyncStatusProblem {
   /** Relative to the mirror folder ('/'-separated); the space folder when no file is at fault. */
   path: string;
   message: string;
   spaceId: string;
-  /** The engine's kind: not-pushed, push-blocked, push-failed, conflict, kept-deleted... */
-  kind: string;
+  kind: SyncProblemKind;
 }
 
 export interface SpaceSyncState {
@@ -58,4 +75,13 @@ export interface SyncStatusSnapshot {
   tokenRejected: boolean;
   spaces: SpaceSyncState[];
   problems: SyncStatusProblem[];
+}
+
+/** How far a long sync is (the initial mirror of a large space): for a progress bar. */
+export interface SyncProgress {
+  phase: 'listing' | 'fetching' | 'writing' | 'done';
+  /** The space being worked on, by id. */
+  space?: string;
+  done: number;
+  total: number;
 }

@@ -1,0 +1,43 @@
+/** `quire help`. */
+export const USAGE = `Usage: quire [--home <dir>] <command> [options]
+
+Commands:
+  login --server <url> --token <token> --folder <dir>
+                          connect to a server (token "-" reads it from stdin; QUIRE_TOKEN works too)
+  logout                  forget the token
+  spaces [--json]         list the spaces, [x] marking those that sync
+  spaces enable <spaceId> sync a space
+  spaces disable <spaceId>
+                          stop syncing a space (its folder stays)
+  sync --once             push local edits of every enabled space (into its working change
+                          request "Edits from <this computer>"), then pull it, once
+  sync --watch [--interval <time>]
+                          sync at start, push every saved change, pull every 30s (or --interval,
+                          e.g. 10s, 5m); runs until Ctrl-C / SIGTERM (the request in flight finishes)
+  status [--json]         state (idle, syncing, paused, offline, error, conflicts, problems), pending
+                          changes (edits saved since the last sync included), files not pushed and
+                          why; per space: revision, pages, last sync, its working change request
+  pause [--for <time>]    stop pushing local edits (e.g. --for 30m, 2h, 1d; default: until resume);
+                          edits are still recorded and pushed after
+  resume                  push local edits again
+  confirm-deletes <spaceId>
+                          let the next sync push deletions of more than half of a space's pages
+  conflicts [--json]      pages edited on both sides that could not be merged (the local file
+                          was kept), and edits that won over a deletion
+  conflicts show <id> [--json]
+                          the conflict's versions as one text with diff3 markers (mine, the last
+                          synced base, theirs) around what both sides changed; --json: the three
+  subject [<text> | --reset]
+                          show or set the subject of new working change requests (default
+                          "Edits from <this computer>"); the open one keeps its own
+  resolve <id> --mine | --theirs | --merged <file>
+                          settle a conflict: keep the local file and push it (mine), take the
+                          server's version (theirs), or use <file> and push it (merged)
+  retry [<id> | --all]    send a change the server refused again (listed by \`quire status\`;
+                          all of them without an id), once its file or the server is fixed
+  drop <id>               give up a refused change: the file stays, as a local-only edit that is
+                          pushed again only once you edit it
+  help                    show this help
+
+--home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).
+Exit codes: 0 ok, 1 failure, 2 usage error or a sync that left conflicts or problems.`;

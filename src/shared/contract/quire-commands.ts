@@ -1,0 +1,122 @@
+import type { ActivityEntry } from './activity';
+import type { CommandError } from './command-error';
+import type { ConflictListing, ConflictResolutionChoice, ConflictVersions } from './conflicts';
+import type {
+  ConnectionInfo,
+  LoginRequest,
+  LoginResult,
+  LogoutResult,
+  QuireSettings,
+  ServerUrlCheck,
+  SettingsUpdate,
+} from './connection';
+import type { RefusedChangeListing, UnsyncedEditListing } from './local-changes';
+import type { PauseState, SpaceList, SpaceStatus, SyncNowResult } from './spaces';
+import type { SyncStatusSnapshot } from './sync-status';
+
+/** For commands that take nothing: an empty object, so every channel carries one JSON value. */
+export type NoArgs = Record<string, never>;
+
+/** Facts about the app that every process (main, preload, renderer, server) may read. */
+export interface AppInfo {
+  name: string;
+  version: string;
+}
+
+/**
+ * Every command a front end (CLI, desktop app, `quire ui`) sends to the application layer: name →
+ * argument and result. The bridges carry it generically: a command is a channel, its argument one
+ * JSON value, its answer a CommandOutcome.
+ */
+export interface QuireCommands {
+  appInfo: { args: NoArgs; result: AppInfo };
+  /** Checks a server address without contacting it. */
+  checkServerUrl: { args: { server: string }; result: ServerUrlCheck };
+  /** Checks the token with the server, stores it and the configuration; lists nothing. */
+  login: { args: LoginRequest; result: LoginResult };
+  /** Forgets the token; the configuration, cache and folder stay. */
+  logout: { args: NoArgs; result: LogoutResult };
+  /** Who am I, where, and who syncs this home right now. No network. */
+  connection: { args: NoArgs; result: ConnectionInfo };
+  /** Reads the spaces from the server (the first listing enables them when fewer than 20). */
+  listSpaces: { args: NoArgs; result: SpaceList };
+  /** Every known space, from the cache. */
+  spaceStatuses: { args: NoArgs; result: readonly SpaceStatus[] };
+  setSpaceEnabled: { args: { spaceId: string; enabled: boolean }; result: null };
+  syncNow: { args: NoArgs; result: SyncNowResult };
+  /** Stops pushing local edits until `until` (ISO) or resume; edits are still recorded. */
+  pause: { args: { until: string | null }; result: PauseState };
+  resume: { args: NoArgs; result: PauseState };
+  /** Lets the next push of the space delete more than half of its pages. */
+  confirmDeletes: { args: { spaceId: string }; result: null };
+  conflicts: { args: NoArgs; result: readonly ConflictListing[] };
+  conflictVersions: { args: { id: number }; result: ConflictVersions };
+  /** Writes the chosen version into the file; the next sync pushes what it queued. */
+  resolveConflict: {
+    args: { id: number; choice: ConflictResolutionChoice };
+    result: ConflictListing;
+  };
+  refusedChanges: { args: NoArgs; result: readonly RefusedChangeListing[] };
+  /** Queues one refused change again, or every one without an id; how many. */
+  retryRefused: { args: { id: number | null }; result: { count: number } };
+  /** Gives a refused change up: its file stays, a local-only edit. */
+  dropRefused: { args: { id: number }; result: RefusedChangeListing };
+  /** Files saved since the last sync that no push recorded yet (a read-only scan). */
+  unsyncedEdits: { args: NoArgs; result: readonly UnsyncedEditListing[] };
+  /** The status snapshot. No network. */
+  status: { args: NoArgs; result: SyncStatusSnapshot };
+  /** What was pulled, pushed and merged, newest first. */
+  activity: { args: { limit: number | null }; result: readonly ActivityEntry[] };
+  settings: { args: NoArgs; result: QuireSettings };
+  updateSettings: { args: SettingsUpdate; result: QuireSettings };
+}
+
+export type CommandName = keyof QuireCommands;
+export type CommandArgs<K extends CommandName> = QuireCommands[K]['args'];
+export type CommandResult<K extends CommandName> = QuireCommands[K]['result'];
+
+/** A command's answer as a bridge carries it: the result, or the typed error. */
+export type CommandOutcome<K extends CommandName> =
+  { ok: true; result: CommandResult<K> } | { ok: false; error: CommandError };
+
+/** The application layer's side: one async method per command (QuireApp implements it). */
+export type QuireCommandHandlers = {
+  [K in CommandName]: (args: CommandArgs<K>) => Promise<CommandResult<K>>;
+};
+
+/** Every command name, for bridges that register one handler per channel. */
+export const COMMAND_NAMES = [
+  'appInfo',
+  'checkServerUrl',
+  'login',
+  'logout',
+  'connection',
+  'listSpaces',
+  'spaceStatuses',
+  'setSpaceEnabled',
+  'syncNow',
+  'pause',
+  'resume',
+  'confirmDeletes',
+  'conflicts',
+  'conflictVersions',
+  'resolveConflict',
+  'refusedChanges',
+  'retryRefused',
+  'dropRefused',
+  'unsyncedEdits',
+  'status',
+  'activity',
+  'settings',
+  'updateSettings',
+] as const satisfies readonly CommandName[];
+
+/** Whether an untrusted value (an IPC channel's, a URL's) names a command. */
+export function isCommandName(value: unknown): value is CommandName {
+  return (COMMAND_NAMES as readonly unknown[]).includes(value);
+}
+
+// Every command is listed: a name missing above fails to compile here.
+type Missing = Exclude<CommandName, (typeof COMMAND_NAMES)[number]>;
+const allListed: [Missing] extends [never] ? true : Missing = true;
+void allListed;
