@@ -9,12 +9,8 @@ import {
 import { readMarkdown } from '../resources/change-requests/read-markdown';
 import { splitPageSections } from '../resources/search/page-sections';
 import { boundMarkdown, boundMarkdownEscapes, MAX_MARKDOWN_TREE_DEPTH } from './bound-markdown';
-import {
-  FrontmatterError,
-  markdownToDocument,
-  MAX_DOCUMENT_NESTING,
-  readPageMarkdown,
-} from './markdown-document';
+import { FrontmatterError, readPageMarkdown } from './markdown-document';
+import { markdownToDocument, MAX_DOCUMENT_NESTING } from './markdown-to-document';
 import { extractLinks, parseMarkdown } from './markdown-links';
 import { pageDocument } from './page-document';
 
