@@ -11,7 +11,8 @@ import { splitPageSections } from '../resources/search/page-sections';
 import { boundMarkdown, boundMarkdownEscapes, MAX_MARKDOWN_TREE_DEPTH } from './bound-markdown';
 import { FrontmatterError, readPageMarkdown } from './markdown-document';
 import { markdownToDocument, MAX_DOCUMENT_NESTING } from './markdown-to-document';
-import { extractLinks, parseMarkdown } from './markdown-links';
+import { extractLinks } from './markdown-links';
+import { parseMarkdown } from './parse-markdown';
 import { pageDocument } from './page-document';
 
 /** Depth of a tree of objects whose children are in the given array-valued fields. */

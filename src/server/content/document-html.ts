@@ -11,7 +11,8 @@ import {
   tagsAsSpaces,
   withoutHtmlComments,
 } from './html-scan';
-import { decodeEntities, srcsetUrls } from './markdown-links';
+import { decodeEntities } from './html-entities';
+import { srcsetUrls } from './markdown-links';
 
 export function attribute(tag: string, name: string): string | undefined {
   const match = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`, 'i').exec(

@@ -19,7 +19,7 @@ import {
   refOf,
 } from './document-context';
 import { attribute } from './document-html';
-import { nodeText } from './markdown-links';
+import { nodeText } from './parse-markdown';
 
 export function phrasing(
   nodes: readonly PhrasingContent[],

@@ -3,7 +3,7 @@
  * leading `# Title`. The page's published document is markdown-to-document.ts's.
  */
 import matter from 'gray-matter';
-import { nodeText, parseMarkdown } from './markdown-links';
+import { nodeText, parseMarkdown } from './parse-markdown';
 
 /** Frontmatter or page Markdown the API must refuse; its message is fit for a 400. */
 export class FrontmatterError extends Error {

@@ -32,7 +32,7 @@ import type { Context, MarkdownToDocumentOptions } from './document-context';
 import { fit, TOP_LEVEL } from './document-fit';
 import { append } from './document-inlines';
 import { isolateLiquidTags } from './document-liquid';
-import { parseMarkdown } from './markdown-links';
+import { parseMarkdown } from './parse-markdown';
 
 export {
   defaultContentRef,
