@@ -9,13 +9,10 @@ import {
 import { readMarkdown } from '../resources/change-requests/read-markdown';
 import { splitPageSections } from '../resources/search/page-sections';
 import { boundMarkdown, boundMarkdownEscapes, MAX_MARKDOWN_TREE_DEPTH } from './bound-markdown';
-import {
-  FrontmatterError,
-  markdownToDocument,
-  MAX_DOCUMENT_NESTING,
-  readPageMarkdown,
-} from './markdown-document';
-import { extractLinks, parseMarkdown } from './markdown-links';
+import { FrontmatterError, readPageMarkdown } from './markdown-document';
+import { markdownToDocument, MAX_DOCUMENT_NESTING } from './markdown-to-document';
+import { extractLinks } from './markdown-links';
+import { parseMarkdown } from './parse-markdown';
 import { pageDocument } from './page-document';
 
 /** Depth of a tree of objects whose children are in the given array-valued fields. */

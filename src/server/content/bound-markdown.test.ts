@@ -10,7 +10,8 @@ import {
   MAX_TABLE_COLUMNS,
 } from './bound-markdown';
 import { readPageMarkdown, TITLE_BLOCK_MAX_LENGTH } from './markdown-document';
-import { extractLinks, nodeText, parseMarkdown } from './markdown-links';
+import { extractLinks } from './markdown-links';
+import { nodeText, parseMarkdown } from './parse-markdown';
 
 /** Containers (blockquote, list item, footnote definition) on the path to the deepest node. */
 function containerDepth(root: Root): number {

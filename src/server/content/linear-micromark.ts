@@ -15,6 +15,8 @@
  * default one and the `development` condition's, since the condition decides which one parses.
  * Both packages are pinned to exact versions in package.json: these are their internals, and an
  * upgrade must be checked against bound-markdown.test.ts (same trees, patch in effect).
+ * Hand-written because no library offers it: the fix belongs in micromark itself, and no other
+ * parser gives remark the same trees.
  */
 import { EditMap } from 'micromark-util-edit-map';
 import * as developmentText from '../../../node_modules/micromark/dev/lib/initialize/text.js';

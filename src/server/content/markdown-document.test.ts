@@ -5,7 +5,8 @@ import type { DocumentBlock, JSONDocument } from '@gitbook/api';
 import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
 import { corpusAvailable, SHARED_CORPUS } from '../../../test/support/shared-corpus';
-import { FrontmatterError, markdownToDocument, readPageMarkdown } from './markdown-document';
+import { FrontmatterError, readPageMarkdown } from './markdown-document';
+import { markdownToDocument } from './markdown-to-document';
 
 // --- a minimal validator for the JSON-Schema subset the published OpenAPI document uses -------
 

@@ -2,17 +2,14 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusAvailable, SHARED_CORPUS } from '../../../test/support/shared-corpus';
+import { classifyHref, extractLinks, srcsetUrls, type ExtractedLink } from './markdown-links';
 import {
-  classifyHref,
-  extractLinks,
   filePathToPagePath,
   gitSyncPagePaths,
   pageFilePath,
   resolveRelativePagePath,
-  srcsetUrls,
-  type ExtractedLink,
   type TreePage,
-} from './markdown-links';
+} from './page-paths';
 
 // The corpus lives in shared/ beside the checkout; a fresh clone without it skips those tests.
 const SPACE = join(SHARED_CORPUS, 'documentation');

@@ -2,13 +2,9 @@
  * Finds every link and image target in a page's Markdown and says what it points at, so link
  * checks, backlinks and move-rewrites can work on Git Sync Markdown without rendering it.
  */
-import type { Html, Nodes, Root } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-import { boundMarkdownEscapes, originalPoint } from './bound-markdown';
-// micromark's event edits are quadratic in the document without it (see the module).
-import './linear-micromark';
+import type { Html, Nodes } from 'mdast';
+import { decodeEntities } from './html-entities';
+import { nodeText, parseMarkdown } from './parse-markdown';
 
 /**
  * - `page`: a page of the same space — relative `.md` / folder links (`../guide/setup.md`,
@@ -48,40 +44,6 @@ export interface ExtractedLink extends ClassifiedHref {
   text?: string;
   /** Markdown link title (`[x](y.md "mention")`), when present. */
   title?: string;
-}
-
-const parser = unified().use(remarkParse).use(remarkGfm);
-
-/**
- * Parses Markdown the way the content features do (CommonMark + GFM), bounded first (see
- * boundMarkdown): pathological nesting and marker runs are read as text, so any input parses in
- * about linear time and the tree is at most MAX_CONTAINER_DEPTH containers deep. Positions are
- * those of the original Markdown.
- */
-export function parseMarkdown(markdown: string): Root {
-  const { text, escapes } = boundMarkdownEscapes(markdown);
-  const root = parser.parse(text);
-  if (escapes.length > 0) restorePositions(root, escapes);
-  return root;
-}
-
-/** Moves every node position from the bounded text back to the original (iteratively). */
-function restorePositions(root: Root, escapes: readonly number[]): void {
-  type Point = NonNullable<Nodes['position']>['start'];
-  const done = new WeakSet<Point>();
-  const restore = (point: Point | undefined) => {
-    if (!point || point.offset === undefined || done.has(point)) return;
-    const original = originalPoint(escapes, point.offset, point.column);
-    point.offset = original.offset;
-    point.column = original.column;
-    done.add(point);
-  };
-  const stack: Nodes[] = [root];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    restore(node.position?.start);
-    restore(node.position?.end);
-    if ('children' in node) for (const child of node.children) stack.push(child as Nodes);
-  }
 }
 
 /** Lists every link/image target in document order. Never throws on malformed Markdown. */
@@ -239,21 +201,6 @@ function safeDecode(value: string): string {
   }
 }
 
-/** Text of a node (image alts included, raw HTML excluded), without recursion. */
-export function nodeText(node: Nodes): string {
-  let text = '';
-  const stack: Nodes[] = [node];
-  for (let current = stack.pop(); current; current = stack.pop()) {
-    if (current.type === 'image' || current.type === 'imageReference') text += current.alt ?? '';
-    else if ('value' in current) text += current.type === 'html' ? '' : current.value;
-    else if ('children' in current) {
-      for (let i = current.children.length - 1; i >= 0; i -= 1)
-        stack.push(current.children[i] as Nodes);
-    }
-  }
-  return text;
-}
-
 const ATTRIBUTE = /\s(href|src|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
 
 /** `href`/`src`/`srcset` attributes of raw HTML — GitBook writes figures, cards and mentions as HTML. */
@@ -366,31 +313,6 @@ function positionsIn(
   };
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-};
-
-/** Decodes the entities Git Sync writes in HTML attributes (`&#x26;`, `&amp;`, …). */
-export function decodeEntities(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, body: string) => {
-    if (body[0] === '#') {
-      const code =
-        body[1] === 'x' || body[1] === 'X'
-          ? parseInt(body.slice(2), 16)
-          : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff
-        ? String.fromCodePoint(code)
-        : entity;
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
-  });
-}
-
 /**
  * The frontmatter's line count (so it can be blanked out) and its `cover:` path, found with a line
  * scan rather than a YAML parse: link extraction must not fail on frontmatter the importer rejects.
@@ -411,103 +333,4 @@ function frontmatterOf(markdown: string): {
     }
   }
   return { frontmatterLines: close + 1 };
-}
-
-/**
- * Git Sync file of a page (§1.3 of the Git Sync notes): `<path>.md`, or `<path>/README.md` for a
- * page with children; the space's first page is the root `README.md` (path '').
- */
-export function pageFilePath(pagePath: string, hasChildren: boolean): string {
-  if (pagePath === '') return 'README.md';
-  return hasChildren ? `${pagePath}/README.md` : `${pagePath}.md`;
-}
-
-/**
- * The page path a Git Sync file or folder link designates: `a/b.md` → `a/b`, `a/b/README.md`,
- * `a/b/` and `a/b` → `a/b`, `README.md` → ''. Null for paths that are not pages (`.gitbook/…`, `..`).
- */
-export function filePathToPagePath(filePath: string): string | null {
-  const segments = filePath.split('/').filter((segment) => segment !== '' && segment !== '.');
-  if (segments.some((segment) => segment === '..' || segment === '.gitbook')) return null;
-  const last = segments[segments.length - 1];
-  if (last !== undefined && /^readme\.md$/i.test(last)) segments.pop();
-  else if (last !== undefined && /\.md$/i.test(last))
-    segments[segments.length - 1] = last.slice(0, -3);
-  return segments.join('/');
-}
-
-export interface ResolveOptions {
-  /**
-   * True when the linking page is stored as `<path>/README.md` (it has child pages, or it is the
-   * root README): its links are then relative to its own folder instead of its parent's.
-   */
-  fromIsReadme?: boolean;
-}
-
-/**
- * Resolves a relative Markdown link written in the page at `fromPagePath` to the Git Sync page
- * path it designates (`guides/setup` + `../reference/api.md` → `reference/api`). Returns null
- * when the link is not a relative page link or climbs above the space root.
- *
- * Paths are Git Sync paths: the file path without `.md` / `/README.md`. Pages inside a group live
- * under the group's folder there, which walkPages paths omit — map through the page tree (e.g.
- * gitSyncPagePaths) rather than comparing with walkPages paths directly.
- */
-export function resolveRelativePagePath(
-  fromPagePath: string,
-  href: string,
-  options: ResolveOptions = {},
-): string | null {
-  const target = classifyHref(href);
-  if (target.kind !== 'page' || target.path === undefined || target.path.startsWith('/'))
-    return null;
-  const fromFile = pageFilePath(fromPagePath, options.fromIsReadme ?? fromPagePath === '');
-  const folder = fromFile.split('/').slice(0, -1);
-  for (const segment of target.path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (folder.length === 0) return null;
-      folder.pop();
-    } else {
-      folder.push(segment);
-    }
-  }
-  return filePathToPagePath(folder.join('/'));
-}
-
-/** The minimal page shape gitSyncPagePaths needs (StoredPage satisfies it). */
-export interface TreePage {
-  id: string;
-  type: string;
-  slug: string;
-  pages: readonly TreePage[];
-}
-
-/**
- * Git Sync path of every document page, keyed by path: groups contribute a folder (their slug),
- * a page with children is `<path>/README.md`, and the very first page is the root README ('').
- */
-export function gitSyncPagePaths(
-  pages: readonly TreePage[],
-): Map<string, { id: string; file: string }> {
-  const paths = new Map<string, { id: string; file: string }>();
-  let first = true;
-  const visit = (siblings: readonly TreePage[], folder: string) => {
-    for (const page of siblings) {
-      const path = folder ? `${folder}/${page.slug}` : page.slug;
-      if (page.type === 'group') {
-        visit(page.pages, path);
-        continue;
-      }
-      if (page.type === 'document') {
-        const gitPath = first && folder === '' ? '' : path;
-        first = false;
-        if (!paths.has(gitPath))
-          paths.set(gitPath, { id: page.id, file: pageFilePath(gitPath, page.pages.length > 0) });
-      }
-      visit(page.pages, path);
-    }
-  };
-  visit(pages, '');
-  return paths;
 }

@@ -1,5 +1,6 @@
 import type { JSONDocument } from '@gitbook/api';
-import { FrontmatterError, markdownToDocument, readPageMarkdown } from './markdown-document';
+import { FrontmatterError, readPageMarkdown } from './markdown-document';
+import { markdownToDocument } from './markdown-to-document';
 
 /**
  * The published JSON document of a stored page. The frontmatter and the leading `# Title` are

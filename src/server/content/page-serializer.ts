@@ -1,6 +1,6 @@
 import type { Urls } from '../http/urls';
 import type { FileUrlSigner } from './file-url-signer';
-import { defaultContentRef } from './markdown-document';
+import { defaultContentRef } from './markdown-to-document';
 import type { RevisionTree, StoredFile, StoredPage } from './revision-tree';
 
 export type PageFormat = 'markdown' | 'document';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument } from './markdown-document';
+import { markdownToDocument } from './markdown-to-document';
 import { plainTextDocument } from './plain-text-document';
 
 describe('plainTextDocument', () => {

@@ -4,7 +4,7 @@
  * transferred buffer for PDFs), so the handlers stay pure functions of their input.
  */
 import type { JSONDocument } from '@gitbook/api';
-import { markdownToDocument } from '../content/markdown-document';
+import { markdownToDocument } from '../content/markdown-to-document';
 import { extractLinks, type ExtractedLink } from '../content/markdown-links';
 import { parseJson, type ParsedJson } from '../http/parse-json';
 import { mergeText, type TextMerge } from '../content/three-way-merge';

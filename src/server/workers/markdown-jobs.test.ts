@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../content/markdown-document';
+import { markdownToDocument } from '../content/markdown-to-document';
 import { plainTextDocument } from '../content/plain-text-document';
 import { CpuPool, defaultCpuPoolOptions } from './cpu-pool';
 import { MarkdownJobs } from './markdown-jobs';

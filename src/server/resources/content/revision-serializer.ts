@@ -1,6 +1,6 @@
 import type { RevisionChange } from '../../content/diff-revision-trees';
 import type { FileUrlSigner } from '../../content/file-url-signer';
-import { defaultContentRef } from '../../content/markdown-document';
+import { defaultContentRef } from '../../content/markdown-to-document';
 import {
   fileDownloadUrl,
   serializeFile,

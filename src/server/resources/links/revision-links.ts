@@ -1,10 +1,9 @@
+import { extractLinks, type ExtractedLink } from '../../content/markdown-links';
 import {
-  extractLinks,
   filePathToPagePath,
   gitSyncPagePaths,
   resolveRelativePagePath,
-  type ExtractedLink,
-} from '../../content/markdown-links';
+} from '../../content/page-paths';
 import { walkPages, type RevisionTree, type StoredFile } from '../../content/revision-tree';
 
 /**

@@ -1,5 +1,5 @@
 import { readPageMarkdown } from '../../content/markdown-document';
-import { decodeEntities } from '../../content/markdown-links';
+import { decodeEntities } from '../../content/html-entities';
 import { slugify } from '../../content/revision-tree';
 
 /** One searchable part of a page: the text before its first heading, or a heading and its text. */
