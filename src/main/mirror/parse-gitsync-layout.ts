@@ -7,7 +7,7 @@
  *   The link text is the page title (Git Sync's rule; a differing `# Heading` is reported in
  *   `headingTitle`). Entries pointing outside the space's files (URLs, `page.md#anchor`, a page
  *   listed a second time) are link pages; a fenced YAML block is a computed page.
- * - Page files: frontmatter (YAML only, through gray-matter with every other engine refused) and
+ * - Page files: frontmatter (YAML only, js-yaml 4's safe schema; any other language refused) and
  *   the Markdown after it, which starts with the `# Title` line as the server's Markdown does.
  * - Markdown files SUMMARY.md does not list are not pages: Git Sync ignores them on import ("I
  *   added a file and nothing happens"). They are returned in `unlisted`, with a problem each.

@@ -14,6 +14,7 @@ import {
 } from './page-frontmatter';
 import { rewriteLinkTargets } from './rewrite-link-targets';
 import { assetNameOf } from './space-file-paths';
+import { parseTitleBlock } from './parse-title-block';
 
 /** What reading a page file needs from the parse. */
 export interface PageFileContext {
@@ -45,7 +46,7 @@ export function readPageFile(page: ParsedPage, text: string, ctx: PageFileContex
       readable = false;
     }
   }
-  const heading = leadingHeading(markdown);
+  const heading = leadingHeading(markdown, parseTitleBlock);
   if (heading !== undefined) page.headingTitle = heading;
   const fileIdForAsset = ctx.options.fileIdForAsset;
   // A file whose frontmatter cannot be read is kept exactly as written until the user fixes it.

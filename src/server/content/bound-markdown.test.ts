@@ -11,7 +11,8 @@ import {
 } from './bound-markdown';
 import { readPageMarkdown, TITLE_BLOCK_MAX_LENGTH } from './markdown-document';
 import { extractLinks } from './markdown-links';
-import { nodeText, parseMarkdown } from './parse-markdown';
+import { nodeText } from '../../shared/markdown/node-text';
+import { parseMarkdown } from './parse-markdown';
 
 /** Containers (blockquote, list item, footnote definition) on the path to the deepest node. */
 function containerDepth(root: Root): number {

@@ -28,7 +28,7 @@ import {
   liquidClosings,
   liquidTagOf,
 } from './document-liquid';
-import { nodeText } from './parse-markdown';
+import { nodeText } from '../../shared/markdown/node-text';
 
 export function blocksOf(children: readonly RootContent[], ctx: Context): DocumentBlock[] {
   if (ctx.depth >= MAX_NESTING) {

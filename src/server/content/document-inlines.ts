@@ -19,7 +19,7 @@ import {
   refOf,
 } from './document-context';
 import { attribute } from './document-html';
-import { nodeText } from './parse-markdown';
+import { nodeText } from '../../shared/markdown/node-text';
 
 export function phrasing(
   nodes: readonly PhrasingContent[],

@@ -4,7 +4,8 @@
  */
 import type { Html, Nodes } from 'mdast';
 import { decodeEntities } from './html-entities';
-import { nodeText, parseMarkdown } from './parse-markdown';
+import { nodeText } from '../../shared/markdown/node-text';
+import { parseMarkdown } from './parse-markdown';
 
 /**
  * - `page`: a page of the same space — relative `.md` / folder links (`../guide/setup.md`,

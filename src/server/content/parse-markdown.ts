@@ -1,4 +1,4 @@
-/** The server's one Markdown parser (CommonMark + GFM, bounded first), and node text. */
+/** The server's one Markdown parser (CommonMark + GFM, bounded first). */
 import type { Nodes, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -39,19 +39,4 @@ function restorePositions(root: Root, escapes: readonly number[]): void {
     restore(node.position?.end);
     if ('children' in node) for (const child of node.children) stack.push(child as Nodes);
   }
-}
-
-/** Text of a node (image alts included, raw HTML excluded), without recursion. */
-export function nodeText(node: Nodes): string {
-  let text = '';
-  const stack: Nodes[] = [node];
-  for (let current = stack.pop(); current; current = stack.pop()) {
-    if (current.type === 'image' || current.type === 'imageReference') text += current.alt ?? '';
-    else if ('value' in current) text += current.type === 'html' ? '' : current.value;
-    else if ('children' in current) {
-      for (let i = current.children.length - 1; i >= 0; i -= 1)
-        stack.push(current.children[i] as Nodes);
-    }
-  }
-  return text;
 }

@@ -9,6 +9,7 @@ import { leadingHeading } from '../../../shared/gitsync/page-title';
 import type { LocalProblem } from '../local-problem';
 import type { IndexedFile, ScannedFile } from '../scan-space-folder';
 import type { ClassifyContext } from './classify-context';
+import { parseTitleBlock } from '../../mirror/parse-title-block';
 
 /** A readable page file: its text, and what its frontmatter and heading say. */
 export interface LocalPage {
@@ -141,7 +142,7 @@ function readPage(file: ScannedFile, problems: LocalProblem[]): LocalPage | unde
     return undefined;
   }
   const body = split.body.replace(/^(?:[ \t]*\r?\n)+/, '');
-  const title = fields.title ?? leadingHeading(body);
+  const title = fields.title ?? leadingHeading(body, parseTitleBlock);
   return { file, text, body, fields, ...(title !== undefined ? { title } : {}) };
 }
 
