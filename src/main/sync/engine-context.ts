@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import path from 'node:path';
 import { ContentCache } from '../cache/content-cache';
 import { FileIndex } from '../cache/file-index';
 import { LocalEdits } from '../cache/local-edits';
@@ -191,10 +190,4 @@ export function heldFiles(
       .filter((conflict) => !INFORMATIONAL_CONFLICT_KINDS.has(conflict.kind))
       .map((conflict) => [conflict.path, conflict.localHash] as const),
   );
-}
-
-/** Whether `target` is strictly inside `root`. */
-export function isWithin(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }

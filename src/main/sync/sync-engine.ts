@@ -7,7 +7,6 @@ import type { SpaceState } from '../../shared/contract/space-state';
 import {
   createEngineContext,
   heldFiles,
-  isWithin,
   nowOf,
   spaceRootOf,
   type EngineContext,
@@ -24,7 +23,7 @@ import {
   type SpaceConflict,
   type SpaceStatus,
 } from './space-status';
-import { messageOf } from './sync-fs-helpers';
+import { isWithin, messageOf } from './sync-fs-helpers';
 import type { SyncReport } from './sync-report';
 import { SyncRun, type SyncRunOptions } from './sync-run';
 import { findUnsyncedEdits, type UnsyncedEdit } from './unsynced-edits';

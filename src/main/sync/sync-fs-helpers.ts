@@ -3,8 +3,13 @@ import { lstat, readdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDirectory, removeStaleTempFiles } from '../mirror/atomic-write';
 import { assertInside, assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
-import { isWithin } from './engine-context';
 import { SyncFolderMissingError } from './sync-error-of';
+
+/** Whether `target` is strictly inside `root`. */
+export function isWithin(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
 
 export async function lstatOrNull(target: string): Promise<Stats | null> {
   try {

@@ -11,7 +11,7 @@ import type { SpaceSyncReport } from '../sync-report';
 import type { SyncRun } from '../sync-run';
 import { applyPullPlan } from './apply-pull-plan';
 import { followPlacedPages } from './follow-placed-pages';
-import { gatherLocalStates, pullFileState, unindexedPageFiles } from './gather-pull-inputs';
+import { gatherPullInputs } from './gather-pull-inputs';
 import { planPull, type PullPlan } from './pull-plan';
 import { layoutTexts, pageTitles } from './revision-texts';
 
@@ -41,37 +41,13 @@ export async function pullSpace(
   await removeStaleTemps(spaceRoot);
   if (folderExisted) await followPlacedPages(ctx, space.id, spaceRoot, layout);
 
-  // A space folder deleted as a whole is mirrored afresh: pushing the removal of every page
-  // of a space from one folder deletion would be too destructive to infer.
-  const indexEntries = folderExisted ? ctx.index.entries(space.id) : [];
-  const indexByPath = new Map(indexEntries.map((entry) => [entry.path, entry]));
-  const pending = ctx.index.pendingWrites(space.id);
-  const localEdits = ctx.edits.list(space.id);
-  const fileState = pullFileState(spaceRoot, indexByPath, pending, localEdits);
-  const local = await gatherLocalStates(fileState, { layout, indexEntries, pending, localEdits });
-  // A folder this home has never synced (a new home on it): its page files that are at no
-  // page's path, by hash, to be matched with pages whose own path is empty.
-  const strays =
-    space.syncedRevision === null &&
-    folderExisted &&
-    layout.some(
-      (entry) =>
-        entry.kind === 'page' &&
-        !indexByPath.has(entry.path) &&
-        local.get(entry.path)?.kind === 'missing',
-    )
-      ? await unindexedPageFiles(spaceRoot, new Set(layout.map((entry) => entry.path)))
-      : new Map<string, string[]>();
-  const plan = planPull({
+  const gathered = await gatherPullInputs(ctx, space, spaceRoot, {
     layout,
-    remoteFiles: revision.files,
-    cachedFiles: ctx.content.files(space.id),
-    indexEntries,
-    pending,
-    localEdits,
-    local,
-    strays,
+    revision,
+    folderExisted,
   });
+  const plan = planPull(gathered.inputs);
+  const { localEdits, indexByPath, fileState } = gathered;
 
   // Both-changed files: merged, or recorded as conflicts (see pull-conflicts.ts).
   let rendered: Map<string, string> | undefined;
