@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FileIndexEntry } from '../cache/file-index';
 import type { CachedPage } from '../local/classify-local-changes';
 import type { LocalEdit } from '../cache/local-edits';
-import { alignedToChangeRequest, withPushedPages } from './push-space';
+import { alignedToChangeRequest, withPushedPages } from './pushed-page-tree';
 
 const doc = (id: string, pages: CachedPage[] = []): CachedPage => ({
   id,

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCacheDatabase, type CacheDb } from '../cache/open-cache-database';
 import { RemoteUnavailableError } from '../remote/errors';
-import { SyncEngine, type SyncEngineOptions } from './sync-engine';
+import { SyncEngine, type SyncEngineOptions, type SyncReport } from './sync-engine';
 import type {
   RemoteFile,
   RemoteOrganization,
@@ -267,6 +267,42 @@ describe('syncOnce', () => {
     const [a, b] = await Promise.all([sync.syncOnce(), sync.syncOnce()]);
     expect(a).toBe(b);
     expect(remote.count('revision')).toBe(1);
+  });
+
+  it('never overlaps runs: pushOnce waits for a sync in progress, and a sync for a push', async () => {
+    remote.publish('s1', handbook());
+    const sync = engine();
+    const finished: string[] = [];
+    const track = (name: string, run: Promise<SyncReport>) =>
+      run.then((report) => {
+        finished.push(name);
+        return report;
+      });
+    // Started together: the push (which has nothing to do) waits for the sync and its requests.
+    const [synced, pushed] = await Promise.all([
+      track('sync', sync.syncOnce()),
+      track('push', sync.pushOnce()),
+    ]);
+    expect(finished).toEqual(['sync', 'push']);
+    expect(synced.spaces[0]!.written).toContain('usage.md');
+    expect(pushed.startedAt >= synced.finishedAt).toBe(true);
+
+    // A sync asked for while a push runs starts after it; concurrent syncs still share a run.
+    remote.publish('s1', [...handbook(), doc('p5', 'More', '# More\n')]);
+    remote.calls = [];
+    finished.length = 0;
+    const pushing = track('push', sync.pushOnce());
+    const callsWhenPushed = pushing.then(() => [...remote.calls]);
+    const [first, second] = await Promise.all([
+      track('sync', sync.syncOnce()),
+      track('sync', sync.syncOnce()),
+      pushing,
+    ]);
+    expect(first).toBe(second);
+    expect(finished).toEqual(['push', 'sync', 'sync']);
+    expect(await callsWhenPushed).toEqual([]);
+    expect(remote.count('revision')).toBe(1);
+    expect(first.startedAt >= (await pushing).finishedAt).toBe(true);
   });
 
   it('fills pages the server left out (known, unchanged) from the cached bodies', async () => {

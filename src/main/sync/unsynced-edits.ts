@@ -2,7 +2,7 @@ import type { FileIndex } from '../cache/file-index';
 import type { SyncProblems } from '../cache/sync-problems';
 import type { IgnoreRule } from '../local/ignore-rules';
 import type { LocalEdits } from '../cache/local-edits';
-import { scanForPush } from './push-space';
+import { scanForPush } from './scan-for-push';
 
 /** A file changed in a space folder that no push pass has recorded yet. */
 export interface UnsyncedEdit {

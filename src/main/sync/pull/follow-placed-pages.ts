@@ -1,0 +1,72 @@
+import { readFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { contentHash } from '../../cache/content-hash';
+import { ensureDir, fsyncDirectory } from '../../mirror/atomic-write';
+import { assertNoSymlinkOnPath, resolveInside } from '../../mirror/resolve-inside';
+import type { EngineContext } from '../engine-context';
+import type { LayoutEntry } from '../space-layout';
+import { lstatOrNull, removeEmptyParents } from '../sync-fs-helpers';
+
+/**
+ * A page created or moved locally can land at another path than its file (its folder gained
+ * the page's children, a parent moved out of a deleted page): once the revision holds the
+ * file's bytes, the file moves to the page's path and its edit row with it, so the pull
+ * finds it there instead of writing a second copy. The rename goes first: a crash before the
+ * row moves leaves a file the next push sees as moved to where the server has it (a no-op).
+ */
+export async function followPlacedPages(
+  ctx: EngineContext,
+  spaceId: string,
+  spaceRoot: string,
+  layout: readonly LayoutEntry[],
+): Promise<void> {
+  const layoutPaths = new Set(layout.map((entry) => entry.path));
+  const byPage = new Map(
+    layout.filter((entry) => entry.pageId !== undefined).map((e) => [e.pageId!, e] as const),
+  );
+  let open: Promise<boolean> | undefined;
+  let queued: Set<string | null> | undefined;
+  const queuedPages = () =>
+    (queued ??= new Set(ctx.outbox.pending(spaceId).map((item) => item.pageId)));
+  const workingOpen = () =>
+    (open ??= ctx.drainer?.workingChangeRequestOpen(spaceId) ?? Promise.resolve(false));
+  for (const edit of ctx.edits.list(spaceId)) {
+    if (edit.kind !== 'page' || edit.pageId === null || edit.contentHash === null) continue;
+    const entry = byPage.get(edit.pageId);
+    if (entry === undefined || entry.text === undefined || entry.path === edit.path) continue;
+    // The revision has the page where the last sync put it. Same bytes there prove nothing
+    // for a moved page: its move may not be in the revision yet (still queued, or pushed to a
+    // working change request not merged), and moving the file back would undo the user's move
+    // (and place what is created in its folder later under the wrong page). Only once the
+    // working change request is merged is this where the server put the page (a parent
+    // deleted with it lifted it out, say).
+    if (ctx.index.get(spaceId, entry.path)?.pageId === edit.pageId) {
+      if (queuedPages().has(edit.pageId) || (await workingOpen())) continue;
+    }
+    // A row at the page's path blocks the move, unless it is the page's own old path (deleted).
+    const atTarget = ctx.edits.list(spaceId).find((e) => e.path === entry.path);
+    if (
+      layoutPaths.has(edit.path) ||
+      (atTarget !== undefined && (atTarget.contentHash !== null || atTarget.pageId !== edit.pageId))
+    ) {
+      continue;
+    }
+    if (contentHash(entry.text) !== edit.contentHash) continue;
+    const from = resolveInside(spaceRoot, edit.path);
+    const to = resolveInside(spaceRoot, entry.path);
+    const fromStats = await lstatOrNull(from);
+    if (fromStats === null || !fromStats.isFile() || (await lstatOrNull(to)) !== null) continue;
+    await assertNoSymlinkOnPath(spaceRoot, from);
+    if (contentHash(await readFile(from)) !== edit.contentHash) continue;
+    await ensureDir(path.dirname(to), { root: spaceRoot });
+    await assertNoSymlinkOnPath(spaceRoot, to);
+    await rename(from, to);
+    await fsyncDirectory(path.dirname(to));
+    await fsyncDirectory(path.dirname(from));
+    await removeEmptyParents(spaceRoot, edit.path);
+    ctx.db.transaction(() => {
+      ctx.edits.remove(spaceId, edit.path);
+      ctx.edits.put(spaceId, { ...edit, path: entry.path });
+    })();
+  }
+}

@@ -1,0 +1,88 @@
+import type { CachedSpace } from '../cache/space-cache';
+import type { SyncProblem } from '../cache/sync-problems';
+import type { Conflict } from '../conflicts/conflict-store';
+import type { SpaceState } from '../../shared/contract/space-state';
+import type { EngineContext } from './engine-context';
+
+/** An open conflict as the CLI and the app list it. */
+export interface SpaceConflict extends Conflict {
+  spaceTitle: string;
+  /** The space folder, relative to the mirror root (null once the space is forgotten). */
+  spaceFolder: string | null;
+}
+
+export interface SpaceStatus {
+  id: string;
+  organizationId: string;
+  organization: string;
+  title: string;
+  /** The space folder, relative to the mirror root. */
+  folder: string;
+  enabled: boolean;
+  /**
+   * `pending`: enabled, never synced; `outdated`: the remote revision moved since the last sync;
+   * `removed`: gone remotely, locally edited files kept (see `problems`).
+   */
+  state: SpaceState;
+  /** The revision the folder reflects. */
+  revision: string | null;
+  remoteRevision: string | null;
+  pages: number;
+  lastSync: string | null;
+  errors: string[];
+  problems: SyncProblem[];
+  /** Open conflicts (`conflicts()`), edit-against-delete notes included. */
+  conflicts: number;
+}
+
+/** Every known space (and removed ones with problems left), as `quire status` shows them. */
+export function spaceStatuses(ctx: EngineContext): SpaceStatus[] {
+  const organizations = new Map(ctx.spaces.listOrganizations().map((org) => [org.id, org]));
+  const result: SpaceStatus[] = [];
+  for (const space of ctx.spaces.listSpaces()) {
+    const problems = ctx.problems.list(space.id);
+    if (space.removedAt !== null && problems.length === 0) continue;
+    const conflicts = ctx.conflictStore.open(space.id);
+    result.push({
+      id: space.id,
+      organizationId: space.organizationId,
+      organization: organizations.get(space.organizationId)?.title ?? space.organizationId,
+      title: space.title,
+      folder: space.folderPath,
+      enabled: space.enabled,
+      state: stateOf(space),
+      revision: space.syncedRevision,
+      remoteRevision: space.remoteRevision,
+      pages: ctx.content.pageCount(space.id),
+      lastSync: space.lastSyncAt,
+      errors: [
+        ...(space.lastError !== null ? [space.lastError] : []),
+        ...problems.map((problem) => problem.message),
+        ...conflicts.map((conflict) => conflict.message),
+      ],
+      problems,
+      conflicts: conflicts.length,
+    });
+  }
+  return result;
+}
+
+/** Open conflicts (and edit-against-delete notes) of every space, oldest first. */
+export function spaceConflicts(ctx: EngineContext): SpaceConflict[] {
+  return ctx.conflictStore.open().map((conflict) => {
+    const space = ctx.spaces.getSpace(conflict.spaceId);
+    return {
+      ...conflict,
+      spaceTitle: space?.title ?? conflict.spaceId,
+      spaceFolder: space?.folderPath ?? null,
+    };
+  });
+}
+
+function stateOf(space: CachedSpace): SpaceState {
+  if (space.removedAt !== null) return 'removed';
+  if (!space.enabled) return 'disabled';
+  if (space.lastError !== null) return 'error';
+  if (space.syncedRevision === null) return 'pending';
+  return space.syncedRevision === space.remoteRevision ? 'synced' : 'outdated';
+}
