@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { contentHash } from '../cache/content-hash';
 import type { FileIndexEntry } from '../cache/file-index';
 import { assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
-import { lstatOrNull } from './sync-fs-helpers';
+import { lstatOrNull } from '../../common/fs/lstat-or-null';
 
 /** What the file index records of a file's stats (unchanged ones mean unchanged bytes). */
 export type FileStamp = Pick<Stats, 'size' | 'mtimeMs'>;

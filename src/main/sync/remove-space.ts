@@ -5,12 +5,8 @@ import { nowOf, reportProblem, spaceRootOf, type EngineContext } from './engine-
 import { localFileState } from './local-file-state';
 import { recordProblems } from './record-problems';
 import { syncErrorOf } from './sync-error-of';
-import {
-  lstatOrNull,
-  removeDirIfEmpty,
-  removeEmptyParents,
-  removeStaleTemps,
-} from './sync-fs-helpers';
+import { removeDirIfEmpty, removeEmptyParents, removeStaleTemps } from './sync-fs-helpers';
+import { lstatOrNull } from '../../common/fs/lstat-or-null';
 import { emptyReport, type SpaceSyncReport } from './sync-report';
 
 /** Whether the space has files in the folder to clean up. */

@@ -3,7 +3,8 @@ import { PUSH_PROBLEM_KINDS } from '../cache/sync-problems';
 import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
 import { heldFiles, nowOf, reportProblem, spaceRootOf, type EngineContext } from './engine-context';
 import { syncErrorOf } from './sync-error-of';
-import { assertFolderExists, messageOf } from './sync-fs-helpers';
+import { assertFolderExists } from './sync-fs-helpers';
+import { messageOf } from '../../shared/message-of';
 import { emptyReport, type SpaceSyncReport } from './sync-report';
 import type { SyncRun } from './sync-run';
 

@@ -7,7 +7,8 @@ import { hasMirror, removeSpace } from './remove-space';
 import { pushSpace } from './run-push';
 import { refreshSpaces } from './space-listing';
 import { syncErrorOf } from './sync-error-of';
-import { assertFolderExists, messageOf } from './sync-fs-helpers';
+import { assertFolderExists } from './sync-fs-helpers';
+import { messageOf } from '../../shared/message-of';
 import { emptyReport, type SpaceSyncReport } from './sync-report';
 import { SyncStopped, type SyncRun } from './sync-run';
 

@@ -5,7 +5,7 @@ import type { SyncError } from '../../shared/contract/sync-error';
 import type { RemoteOrganization, RemoteSpace } from '../sync-ports';
 import { nowOf, type EngineContext } from './engine-context';
 import { syncErrorOf, withContext } from './sync-error-of';
-import { messageOf } from './sync-fs-helpers';
+import { messageOf } from '../../shared/message-of';
 
 /** Below this many spaces, the first listing enables them all; otherwise the user chooses. */
 export const AUTO_ENABLE_SPACE_LIMIT = 20;

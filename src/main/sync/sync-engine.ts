@@ -23,7 +23,8 @@ import {
   type SpaceConflict,
   type SpaceStatus,
 } from './space-status';
-import { isWithin, messageOf } from './sync-fs-helpers';
+import { isWithin } from './sync-fs-helpers';
+import { messageOf } from '../../shared/message-of';
 import type { SyncReport } from './sync-report';
 import { SyncRun, type SyncRunOptions } from './sync-run';
 import { findUnsyncedEdits, type UnsyncedEdit } from './unsynced-edits';

@@ -1,6 +1,6 @@
-import type { Stats } from 'node:fs';
-import { lstat, readdir, rmdir } from 'node:fs/promises';
+import { readdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
+import { lstatOrNull } from '../../common/fs/lstat-or-null';
 import { fsyncDirectory, removeStaleTempFiles } from '../mirror/atomic-write';
 import { assertInside, assertNoSymlinkOnPath, resolveInside } from '../mirror/resolve-inside';
 import { SyncFolderMissingError } from './sync-error-of';
@@ -9,20 +9,6 @@ import { SyncFolderMissingError } from './sync-error-of';
 export function isWithin(root: string, target: string): boolean {
   const relative = path.relative(root, target);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-}
-
-export async function lstatOrNull(target: string): Promise<Stats | null> {
-  try {
-    return await lstat(target);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw error;
-  }
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export async function assertFolderExists(folder: string): Promise<void> {

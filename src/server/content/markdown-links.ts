@@ -6,6 +6,7 @@ import type { Html, Nodes } from 'mdast';
 import { decodeEntities } from './html-entities';
 import { nodeText } from '../../shared/markdown/node-text';
 import { parseMarkdown } from './parse-markdown';
+import { safeDecode } from '../../shared/safe-decode';
 
 /**
  * - `page`: a page of the same space — relative `.md` / folder links (`../guide/setup.md`,
@@ -192,14 +193,6 @@ export function classifyHref(rawHref: string): ClassifiedHref {
   // Another extension is a file in the repository; no extension is a page path written without `.md`.
   if (/\.[A-Za-z0-9]{1,8}$/.test(last)) return withAnchor({ kind: 'file', path });
   return withAnchor({ kind: 'page', path });
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }
 
 const ATTRIBUTE = /\s(href|src|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;

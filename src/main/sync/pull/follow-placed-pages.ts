@@ -5,7 +5,8 @@ import { ensureDir, fsyncDirectory } from '../../mirror/atomic-write';
 import { assertNoSymlinkOnPath, resolveInside } from '../../mirror/resolve-inside';
 import type { EngineContext } from '../engine-context';
 import type { LayoutEntry } from '../space-layout';
-import { lstatOrNull, removeEmptyParents } from '../sync-fs-helpers';
+import { removeEmptyParents } from '../sync-fs-helpers';
+import { lstatOrNull } from '../../../common/fs/lstat-or-null';
 
 /**
  * A page created or moved locally can land at another path than its file (its folder gained
