@@ -10,6 +10,7 @@ import type {
   Space,
   User,
 } from '@gitbook/api';
+import type { SyncProgress } from '../shared/contract/sync-status';
 import type { PageFields } from '../shared/gitsync/page-fields';
 
 export interface Clock {
@@ -61,12 +62,7 @@ export interface RemoteRevision {
   files: RemoteFile[];
 }
 
-export interface SyncProgress {
-  phase: 'listing' | 'fetching' | 'writing' | 'done';
-  space?: string;
-  done: number;
-  total: number;
-}
+export type { SyncProgress };
 
 /**
  * What the engine needs from a workspace server. Implemented over `@gitbook/api` with our own

@@ -1,22 +1,7 @@
+import type { SyncProblemKind } from '../../shared/contract/sync-status';
 import type { CacheDb } from './open-cache-database';
 
-export type SyncProblemKind =
-  /** A page or space deleted remotely whose file was edited locally: the file was kept. */
-  | 'kept-deleted'
-  /** Changed remotely and locally: the local file was kept, the remote version not written. */
-  | 'conflict'
-  /** A file the engine would write is in the way (a local file it never wrote). */
-  | 'path-taken'
-  /** A file or folder could not be written or removed. */
-  | 'write-failed'
-  /** The server could not serve an asset (not found, an unsafe download URL...): not written. */
-  | 'download-failed'
-  /** A local edit that was not pushed (invalid frontmatter, a file that cannot be read...). */
-  | 'not-pushed'
-  /** Nothing of the space was pushed until the user confirms (mass deletion, missing folder). */
-  | 'push-blocked'
-  /** The server refused a pushed change (it stays in the outbox, see Outbox.failed). */
-  | 'push-failed';
+export type { SyncProblemKind };
 
 /** Problems the push side records; each push replaces the space's previous ones. */
 export const PUSH_PROBLEM_KINDS: ReadonlySet<SyncProblemKind> = new Set([

@@ -1,7 +1,8 @@
+import type { ConflictKind } from '../../shared/contract/conflicts';
 import type { CacheDb } from '../cache/open-cache-database';
 
 /** See migration 0004 for what each kind means. */
-export type ConflictKind = 'content' | 'asset' | 'deleted-remotely' | 'deleted-locally';
+export type { ConflictKind };
 
 /** Kinds that only tell the user what the pull decided (nothing was lost either way). */
 export const INFORMATIONAL_CONFLICT_KINDS: ReadonlySet<ConflictKind> = new Set([

@@ -1,4 +1,5 @@
 /** The options and results of parseGitSyncLayout. */
+import type { PageFields } from '../../shared/gitsync/page-fields';
 import type { FrontmatterData } from './page-frontmatter';
 import type { MirrorComputedSource, MirrorLayout, MirrorPageType } from './gitsync-types';
 
@@ -28,7 +29,7 @@ export interface ParsedCover {
   height?: number;
 }
 
-export interface ParsedPage {
+export interface ParsedPage extends PageFields {
   type: MirrorPageType;
   /** SUMMARY.md link text or group heading (frontmatter title or heading for inferred trees). */
   title: string;
@@ -43,12 +44,6 @@ export interface ParsedPage {
   /** Link pages pointing at a page file of this space (`page.md#anchor`). */
   target?: { path: string; anchor?: string };
   computed?: MirrorComputedSource;
-  description?: string;
-  icon?: string;
-  emoji?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
   layout?: MirrorLayout;
   cover?: ParsedCover;
   /** Every key of the page's frontmatter, unknown ones included. */

@@ -1,20 +1,15 @@
+import type { PageFields } from '../../../shared/gitsync/page-fields';
 import type { IndexedFile } from '../scan-space-folder';
 
 /**
  * A page of the cached tree (the synced revision). RemotePage, as ContentCache.loadRevision
  * returns it, is one.
  */
-export interface CachedPage {
+export interface CachedPage extends PageFields {
   id: string;
   type: 'document' | 'group' | 'link' | 'computed';
   title: string;
   slug?: string;
-  description?: string;
-  icon?: string;
-  emoji?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
   /** Document pages: the synced Markdown (compared when deciding whether a file moved). */
   markdown?: string;
   pages: readonly CachedPage[];
