@@ -1,0 +1,160 @@
+import type { CommandError } from './command-error';
+import type { CommandArgs, CommandName } from './quire-commands';
+
+/**
+ * Checks an untrusted value (an IPC message, an HTTP body) against a command's arguments before
+ * the application layer sees it: the exact keys, their types, and bounded sizes. A refusal is an
+ * `invalid-argument` naming the field, so a front end bug or a hostile page gets a clear answer
+ * and reaches nothing.
+ */
+export function parseCommandArgs<K extends CommandName>(
+  name: K,
+  value: unknown,
+): { ok: true; args: CommandArgs<K> } | { ok: false; error: CommandError } {
+  try {
+    const record = objectOf(value, 'args');
+    return { ok: true, args: ARG_PARSERS[name](record) as CommandArgs<K> };
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    return {
+      ok: false,
+      error: { kind: 'invalid-argument', message: error.message, field: error.field },
+    };
+  }
+}
+
+/** Longest text an argument may carry; merged conflict text may be a whole page. */
+const MAX_TEXT = 4096;
+const MAX_PAGE_TEXT = 2_000_000;
+const MIN_SYNC_INTERVAL_MS = 1000;
+const MAX_SYNC_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+class ArgumentError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Fields = Readonly<Record<string, unknown>>;
+
+const ARG_PARSERS: { [K in CommandName]: (args: Fields) => CommandArgs<K> } = {
+  appInfo: none,
+  checkServerUrl: (a) => only(a, ['server']) && { server: text(a, 'server') },
+  login: (a) =>
+    only(a, ['server', 'token', 'folder']) && {
+      server: text(a, 'server'),
+      token: text(a, 'token'),
+      folder: text(a, 'folder'),
+    },
+  logout: none,
+  connection: none,
+  listSpaces: none,
+  spaceStatuses: none,
+  setSpaceEnabled: (a) =>
+    only(a, ['spaceId', 'enabled']) && {
+      spaceId: text(a, 'spaceId'),
+      enabled: flag(a, 'enabled'),
+    },
+  syncNow: none,
+  pause: (a) => only(a, ['until']) && { until: isoTimeOrNull(a, 'until') },
+  resume: none,
+  confirmDeletes: (a) => only(a, ['spaceId']) && { spaceId: text(a, 'spaceId') },
+  conflicts: none,
+  conflictVersions: (a) => only(a, ['id']) && { id: index(a, 'id') },
+  resolveConflict: (a) =>
+    only(a, ['id', 'choice']) && { id: index(a, 'id'), choice: resolution(a['choice']) },
+  refusedChanges: none,
+  retryRefused: (a) => only(a, ['id']) && { id: a['id'] === null ? null : index(a, 'id') },
+  dropRefused: (a) => only(a, ['id']) && { id: index(a, 'id') },
+  unsyncedEdits: none,
+  status: none,
+  activity: (a) => only(a, ['limit']) && { limit: a['limit'] === null ? null : index(a, 'limit') },
+  settings: none,
+  updateSettings: (a) => {
+    only(a, ['changeRequestSubject', 'syncIntervalMs']);
+    const update: { changeRequestSubject?: string | null; syncIntervalMs?: number } = {};
+    if (a['changeRequestSubject'] !== undefined) {
+      update.changeRequestSubject =
+        a['changeRequestSubject'] === null ? null : text(a, 'changeRequestSubject');
+    }
+    if (a['syncIntervalMs'] !== undefined) update.syncIntervalMs = interval(a, 'syncIntervalMs');
+    return update;
+  },
+};
+
+function none(args: Fields): Record<string, never> {
+  only(args, []);
+  return {};
+}
+
+/** Refuses keys the command does not define: nothing is silently ignored. */
+function only(args: Fields, keys: readonly string[]): true {
+  for (const key of Object.keys(args)) {
+    if (!keys.includes(key)) throw new ArgumentError(key, `unknown argument "${key}"`);
+  }
+  return true;
+}
+
+function objectOf(value: unknown, field: string): Fields {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ArgumentError(field, `${field} must be an object`);
+  }
+  return value as Fields;
+}
+
+function text(args: Fields, field: string, max = MAX_TEXT): string {
+  const value = args[field];
+  if (typeof value !== 'string') throw new ArgumentError(field, `${field} must be a string`);
+  if (value.length > max) {
+    throw new ArgumentError(field, `${field} is longer than ${max} characters`);
+  }
+  return value;
+}
+
+function flag(args: Fields, field: string): boolean {
+  const value = args[field];
+  if (typeof value !== 'boolean') throw new ArgumentError(field, `${field} must be true or false`);
+  return value;
+}
+
+function index(args: Fields, field: string): number {
+  const value = args[field];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new ArgumentError(field, `${field} must be a whole number ≥ 0`);
+  }
+  return value;
+}
+
+function interval(args: Fields, field: string): number {
+  const value = index(args, field);
+  if (value < MIN_SYNC_INTERVAL_MS || value > MAX_SYNC_INTERVAL_MS) {
+    throw new ArgumentError(field, `${field} must be between 1 s and 24 h, in milliseconds`);
+  }
+  return value;
+}
+
+function isoTimeOrNull(args: Fields, field: string): string | null {
+  if (args[field] === null) return null;
+  const value = text(args, field, 64);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new ArgumentError(field, `${field} must be an ISO date and time, or null`);
+  }
+  return value;
+}
+
+function resolution(value: unknown): CommandArgs<'resolveConflict'>['choice'] {
+  const choice = objectOf(value, 'choice');
+  const mode = choice['mode'];
+  if (mode === 'mine' || mode === 'theirs') {
+    only(choice, ['mode']);
+    return { mode };
+  }
+  if (mode === 'merged') {
+    only(choice, ['mode', 'text']);
+    return { mode, text: text(choice, 'text', MAX_PAGE_TEXT) };
+  }
+  throw new ArgumentError('choice.mode', 'choice.mode must be "mine", "theirs" or "merged"');
+}
