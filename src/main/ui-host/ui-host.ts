@@ -44,8 +44,11 @@ const COMMAND_PATH = /^\/api\/commands\/([A-Za-z]+)$/;
 export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
   const files = await StaticFiles.open(options.rendererDir);
   const secret = randomBytes(32).toString('base64url');
-  let guard: RequestGuard | undefined;
-  const server = createServer((request, response) => {
+  const server = createServer();
+  // The guard needs the port, known once listening; no request is read before the handler is on.
+  const port = await listen(server, options.port ?? 0);
+  const guard = new RequestGuard(port, secret);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     void handle(request, response).catch(() => {
       if (!response.headersSent) sendJson(response, 500, { error: 'internal error' });
       else response.destroy();
@@ -53,7 +56,7 @@ export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
   });
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const refusal = guard!.checkSameHost(request) ?? checkApi(guard!, request, url);
+    const refusal = guard.checkSameHost(request) ?? checkApi(guard, request, url);
     if (refusal !== undefined) return refuse(response, refusal);
     const command = COMMAND_PATH.exec(url.pathname);
     if (command !== null && request.method === 'POST') {
@@ -66,8 +69,6 @@ export async function startUiHost(options: UiHostOptions): Promise<UiHost> {
     if (request.method !== 'GET') return refuse(response, { status: 405, message: 'GET only' });
     return files.serve(url.pathname, response);
   }
-  const port = await listen(server, options.port ?? 0);
-  guard = new RequestGuard(port, secret);
   return {
     url: `http://127.0.0.1:${port}/#secret=${secret}`,
     port,
