@@ -52,7 +52,8 @@ export function createHttpBridge(
   const doFetch = options.fetch ?? fetch.bind(globalThis);
   const events = new EventStream(
     `${location.origin}/api/events?secret=${encodeURIComponent(secret)}`,
-    options.EventSource ?? EventSource,
+    // Looked up when the first listener comes: a bridge used for commands alone needs none.
+    () => options.EventSource ?? EventSource,
     options.maxReconnectMs ?? 10_000,
   );
   return {
@@ -100,7 +101,7 @@ class EventStream {
 
   constructor(
     private readonly url: string,
-    private readonly Source: typeof EventSource,
+    private readonly eventSource: () => typeof EventSource,
     private readonly maxReconnectMs: number,
   ) {}
 
@@ -117,13 +118,14 @@ class EventStream {
   }
 
   private open(): void {
-    const source = new this.Source(this.url);
+    const Source = this.eventSource();
+    const source = new Source(this.url);
     this.source = source;
     source.onopen = () => (this.retries = 0);
     // An EventSource reconnects by itself after a dropped stream; it gives up (CLOSED) when the
     // host answers with an error, e.g. a `quire ui` restarted on the same port: try again later.
     source.onerror = () => {
-      if (source.readyState !== this.Source.CLOSED || this.source !== source) return;
+      if (source.readyState !== Source.CLOSED || this.source !== source) return;
       this.source = undefined;
       const delay = Math.min(this.maxReconnectMs, 500 * 2 ** this.retries++);
       this.retryTimer = setTimeout(() => {
