@@ -99,7 +99,11 @@ export async function runQuireCli(
       services: await createServices(home),
       appInfo: { name: APP_NAME, version: 'cli' },
       env: io.env,
-      runnerNames: { sync: 'quire sync --once', watch: 'quire sync --watch' },
+      // How another process names this one while it holds the drain lock.
+      runnerNames:
+        command === 'ui'
+          ? { sync: 'quire ui', watch: 'quire ui' }
+          : { sync: 'quire sync --once', watch: 'quire sync --watch' },
       onSecret: (secret) => secrets.add(secret),
     });
     const run: Run = {
