@@ -46,7 +46,8 @@ if (result.status === 0 && existsSync(join(electronDir, 'path.txt'))) {
       'quire: could not download the Electron binary (offline?) — continuing without it.',
       `       reason: ${reason || 'unknown'}`,
       '       The server, the `quire` CLI, the tests and `npm run build` work without it;',
-      '       to run the desktop window later: node node_modules/electron/install.js',
+      '       `npm start` runs the demo in a browser meanwhile. To get the desktop window, run',
+      '       node node_modules/electron/install.js where github.com (or ELECTRON_MIRROR) is reachable',
     ].join('\n'),
   );
 }

@@ -51,6 +51,8 @@ export const OPTIONS = {
   merged: { type: 'string' },
   reset: { type: 'boolean' },
   all: { type: 'boolean' },
+  port: { type: 'string' },
+  open: { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -23,6 +23,7 @@ import { drop, retry } from './commands/refused';
 import { spaces } from './commands/spaces';
 import { status } from './commands/status';
 import { syncOnce, syncWatch } from './commands/sync';
+import { ui } from './commands/ui';
 import { describeError } from './output/describe-error';
 import { oneLine, quote, scrubSecrets } from './output/text';
 import { ProgressBar } from './progress-bar';
@@ -48,6 +49,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   subject: ['reset'],
   retry: ['all'],
   drop: [],
+  ui: ['port', 'open'],
   help: [],
 };
 
@@ -65,6 +67,7 @@ const COMMANDS: Record<string, CliCommand> = {
   subject,
   retry,
   drop,
+  ui,
 };
 
 /**
@@ -96,7 +99,11 @@ export async function runQuireCli(
       services: await createServices(home),
       appInfo: { name: APP_NAME, version: 'cli' },
       env: io.env,
-      runnerNames: { sync: 'quire sync --once', watch: 'quire sync --watch' },
+      // How another process names this one while it holds the drain lock.
+      runnerNames:
+        command === 'ui'
+          ? { sync: 'quire ui', watch: 'quire ui' }
+          : { sync: 'quire sync --once', watch: 'quire sync --watch' },
       onSecret: (secret) => secrets.add(secret),
     });
     const run: Run = {

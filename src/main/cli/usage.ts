@@ -37,6 +37,9 @@ Commands:
                           all of them without an id), once its file or the server is fixed
   drop <id>               give up a refused change: the file stays, as a local-only edit that is
                           pushed again only once you edit it
+  ui [--port <n>] [--open] the desktop app's screens in a browser, on 127.0.0.1 (a free port unless
+                          --port), syncing in the background while logged in; prints the URL to
+                          open (it holds a secret) first; --open opens it; runs until Ctrl-C
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).
