@@ -230,12 +230,32 @@ describe.skipIf(!available)('the renderer in Chromium', () => {
       await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 5_000 });
       if (screen.name === 'conflict')
         await page.getByRole('button', { name: 'Edit merged' }).click();
+      if (screen.name === 'activity') {
+        // Server text that arrives by event: the header's reason, a new activity line.
+        const offline = {
+          ...(hostile.results.status as object),
+          state: 'offline',
+          error: payload(0),
+        };
+        const entry = {
+          id: 99,
+          at: new Date().toISOString(),
+          kind: 'pulled',
+          spaceId: 's1',
+          spaceTitle: payload(1),
+          summary: payload(2),
+          files: [payload(3)],
+        };
+        await page.evaluate(`window.__emit('status', ${JSON.stringify(offline)})`);
+        await page.evaluate(`window.__emit('activity', ${JSON.stringify(entry)})`);
+        await page.getByText('Offline', { exact: true }).waitFor();
+      }
       await page.waitForTimeout(50);
+      await shoot(page, `xss-${screen.name}`, 'light');
       expect(await page.locator(INJECTED_MARKUP).count(), screen.name).toBe(0);
       // The payloads are on screen, as text.
       expect(await page.locator('#root').innerText(), screen.name).toContain('__xss(');
     }
-    await shoot(page, 'xss-conflict', 'light');
     expect(await page.evaluate('window.__xssHits')).toEqual([]);
     await page.close();
   });

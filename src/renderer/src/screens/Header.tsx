@@ -50,7 +50,7 @@ export function Header({
         {view?.detail ? <span className="muted">{view.detail}</span> : null}
         {bar ? (
           <>
-            <span className="muted">{bar}</span>
+            <span className="muted progress-label">{bar}</span>
             <ProgressBar label={bar} value={progress?.done ?? 0} max={progress?.total ?? 0} />
           </>
         ) : null}

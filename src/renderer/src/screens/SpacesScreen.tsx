@@ -72,7 +72,7 @@ function SpaceTable({
 }) {
   const now = new Date();
   return (
-    <table className="data-table">
+    <table className="data-table spaces-table">
       <thead>
         <tr>
           <th scope="col">Space</th>
@@ -89,10 +89,10 @@ function SpaceTable({
           return (
             <tr key={space.id}>
               <th scope="row">
-                <div>{space.title}</div>
+                <strong>{space.title}</strong>
                 <div className="mono muted">{space.folder}</div>
                 {space.errors.map((error, i) => (
-                  <div key={i} className="muted" role="note">
+                  <div key={i} className="space-error">
                     {error}
                   </div>
                 ))}
