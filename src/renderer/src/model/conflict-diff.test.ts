@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { conflictColumns, diffAgainstBase, splitSegmentsIntoLines } from './conflict-diff';
+import {
+  conflictColumns,
+  diffAgainstBase,
+  splitSegmentsIntoLines,
+  type DiffLine,
+} from './conflict-diff';
 
 /** A line as text with the changed words in [brackets], for readable expectations. */
-function show(lines: ReturnType<typeof diffAgainstBase>): string[] {
+function show(lines: readonly DiffLine[]): string[] {
   return lines.map(
     (line) =>
       `${line.kind[0]} ${line.segments.map((s) => (s.changed ? `[${s.text}]` : s.text)).join('')}`,
