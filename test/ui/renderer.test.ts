@@ -221,6 +221,23 @@ describe.skipIf(!available)('the renderer in Chromium', () => {
     await page.close();
   });
 
+  it('asks to sign in again when the server rejected the token, with the address kept', async () => {
+    const canned = fullWorkspace();
+    const status = canned.results.status;
+    if (!status) throw new Error('no canned status');
+    canned.results.status = { ...status, state: 'error', tokenRejected: true, error: '401' };
+    const page = await open(canned, '#/spaces');
+    await page.getByText('Token rejected', { exact: true }).waitFor();
+    await shoot(page, 'header-token-rejected', 'light');
+    await expectAccessible(page, 'token rejected');
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await heading(page, 'Connect Quire to your workspace');
+    expect(await page.getByLabel('Server address').inputValue()).toBe('https://docs.example.com');
+    await page.getByRole('link', { name: 'Back to Quire' }).click();
+    await heading(page, 'Spaces');
+    await page.close();
+  });
+
   it(`executes none of ${XSS_PAYLOADS.length} XSS payloads in any screen that shows server text`, async () => {
     let n = 0;
     const hostile = fullWorkspace((plain) => `${plain} ${payload(n++)}`);

@@ -48,6 +48,7 @@ function Connected() {
     return (
       <ConnectScreen
         defaults={defaultsOf(connection)}
+        canGoBack={connection.state === 'logged-in'}
         onConnected={() => {
           navigate({ screen: 'spaces' });
           reload();

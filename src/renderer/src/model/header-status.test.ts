@@ -66,7 +66,7 @@ describe('headerStatus', () => {
     });
     expect(
       headerStatus(snapshot({ state: 'error', tokenRejected: true, error: '401' }), NOW),
-    ).toMatchObject({ label: 'Sign in again', tone: 'danger' });
+    ).toMatchObject({ label: 'Token rejected', tone: 'danger' });
   });
 
   it('counts conflicts and problems', () => {

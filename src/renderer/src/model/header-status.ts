@@ -33,7 +33,7 @@ function stateLabel(status: SyncStatusSnapshot, timeZone?: string): { label: str
       return { label: 'Offline', tone: 'warn' };
     case 'error':
       return status.tokenRejected
-        ? { label: 'Sign in again', tone: 'danger' }
+        ? { label: 'Token rejected', tone: 'danger' }
         : { label: 'Sync failed', tone: 'danger' };
     case 'conflicts':
       return { label: plural(status.conflicts, 'conflict'), tone: 'warn' };

@@ -13,9 +13,12 @@ export interface ConnectDefaults {
 export function ConnectScreen({
   defaults,
   onConnected,
+  canGoBack = false,
 }: {
   defaults: ConnectDefaults;
   onConnected: (result: LoginResult) => void;
+  /** Signed in already (signing in again): offer the way back to the app. */
+  canGoBack?: boolean;
 }) {
   const action = useAction();
   const check = useAction();
@@ -97,6 +100,7 @@ export function ConnectScreen({
           <Button type="submit" variant="primary" disabled={action.busy}>
             {action.busy ? 'Connecting…' : 'Connect'}
           </Button>
+          {canGoBack ? <a href="#/spaces">Back to Quire</a> : null}
         </div>
       </form>
     </main>

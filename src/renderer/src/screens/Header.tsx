@@ -6,8 +6,10 @@ import { ProgressBar } from '../components/ProgressBar';
 import { StatusPill } from '../components/StatusPill';
 import { useAction } from '../hooks/use-action';
 import { useEventValue } from '../hooks/use-command';
+import { useNow } from '../hooks/use-now';
 import { headerStatus, progressLabel } from '../model/header-status';
 import { pauseUntil, type PauseChoice } from '../model/pause-choice';
+import { routeHash } from '../model/route';
 
 /** The app's header: the overall state, what waits, the last sync, progress, and the sync controls. */
 export function Header({
@@ -20,7 +22,8 @@ export function Header({
   const progress = useEventValue<'progress', SyncProgress | null>('progress', null, (p) => p);
   const action = useAction();
   const [pausing, setPausing] = useState(false);
-  const view = status ? headerStatus(status, new Date()) : null;
+  const now = useNow();
+  const view = status ? headerStatus(status, now) : null;
   const bar = progressLabel(progress);
 
   const pause = async (choice: PauseChoice) => {
@@ -61,7 +64,16 @@ export function Header({
         ) : null}
       </div>
       <div className="actions">
-        <Button variant="primary" onClick={() => void syncNow()} disabled={action.busy}>
+        {status?.tokenRejected ? (
+          <a className="btn btn-primary" href={routeHash({ screen: 'connect' })}>
+            Sign in again
+          </a>
+        ) : null}
+        <Button
+          variant={status?.tokenRejected ? 'default' : 'primary'}
+          onClick={() => void syncNow()}
+          disabled={action.busy}
+        >
           Sync now
         </Button>
         {view?.paused ? (
