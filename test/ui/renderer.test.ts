@@ -221,6 +221,34 @@ describe.skipIf(!available)('the renderer in Chromium', () => {
     await page.close();
   });
 
+  it('works from the keyboard, with a visible focus', async () => {
+    const page = await open(fullWorkspace(), '#/spaces');
+    await heading(page, 'Spaces');
+    const focused = () =>
+      page.evaluate(
+        '[document.activeElement?.textContent?.trim() ?? "", getComputedStyle(document.activeElement).outlineStyle]',
+      ) as Promise<[string, string]>;
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual(['Skip to content', 'solid']);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('main');
+
+    await page.getByRole('switch', { name: 'Sync Archive' }).focus();
+    await page.keyboard.press('Space');
+    await expect
+      .poll(() => page.evaluate('window.__quireCalls.some((c) => c.name === "setSpaceEnabled")'))
+      .toBe(true);
+
+    await page.getByRole('button', { name: 'Pause…' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Pause sending your edits' }).waitFor();
+    expect((await focused())[0]).toBe('30 minutes');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    expect((await focused())[0]).toBe('Pause…');
+    await page.close();
+  });
+
   it('asks to sign in again when the server rejected the token, with the address kept', async () => {
     const canned = fullWorkspace();
     const status = canned.results.status;

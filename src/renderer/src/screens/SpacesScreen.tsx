@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { SpaceStatus } from '../../../shared/contract/spaces';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
@@ -13,9 +14,13 @@ import { groupByOrganization, spaceStateView } from '../model/spaces-view';
 export function SpacesScreen() {
   const { state, reload } = useCommand('spaceStatuses', {}, ['status', 'run']);
   const action = useAction();
+  const [listErrors, setListErrors] = useState<readonly string[]>([]);
 
   const refresh = async () => {
-    if (await action.run('listSpaces', {})) reload();
+    const listed = await action.run('listSpaces', {});
+    if (!listed) return;
+    setListErrors(listed.errors);
+    reload();
   };
   const toggle = async (space: SpaceStatus, enabled: boolean) => {
     if ((await action.run('setSpaceEnabled', { spaceId: space.id, enabled })) !== null) reload();
@@ -44,6 +49,16 @@ export function SpacesScreen() {
         <p className="alert" role="alert">
           {action.error.message}
         </p>
+      ) : null}
+      {listErrors.length > 0 ? (
+        <div className="alert warn" role="status">
+          <p>Some organizations could not be listed; their spaces are kept as they were:</p>
+          <ul>
+            {listErrors.map((error, i) => (
+              <li key={i}>{error}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       {groups.length === 0 ? (
         <EmptyState title="No spaces yet">
