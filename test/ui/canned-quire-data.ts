@@ -189,7 +189,7 @@ export function fullWorkspace(t: Text = (s) => s): CannedBridge {
       connection: LOGGED_IN,
       status: status(t, spaceList),
       spaceStatuses: spaceList,
-      listSpaces: { organizations: [], spaces: [], errors: [] },
+      listSpaces: { organizations: [], spaces: [], errors: [t('Ops team: 403 forbidden')] },
       setSpaceEnabled: null,
       conflicts: [conflict(t)],
       conflictVersions: versions(t),

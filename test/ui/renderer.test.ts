@@ -275,6 +275,10 @@ describe.skipIf(!available)('the renderer in Chromium', () => {
       await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 5_000 });
       if (screen.name === 'conflict')
         await page.getByRole('button', { name: 'Edit merged' }).click();
+      if (screen.name === 'spaces') {
+        await page.getByRole('button', { name: 'Refresh list from server' }).click();
+        await page.getByText('Some organizations could not be listed').waitFor();
+      }
       if (screen.name === 'activity') {
         // Server text that arrives by event: the header's reason, a new activity line.
         const offline = {
