@@ -1,6 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/components.css';
 
 const root = document.getElementById('root');
 if (root)

@@ -1,0 +1,2 @@
+/** The colour family of a state: ok (green), busy (accent), warn, danger, neutral. */
+export type Tone = 'ok' | 'busy' | 'warn' | 'danger' | 'neutral';

@@ -1,0 +1,76 @@
+import type { MouseEvent, ReactNode } from 'react';
+import type { SyncStatusSnapshot } from '../../../shared/contract/sync-status';
+import type { Route } from '../model/route';
+import { routeHash } from '../model/route';
+import { Header } from './Header';
+
+type NavScreen = 'spaces' | 'conflicts' | 'problems' | 'activity' | 'settings';
+
+const NAV: { screen: NavScreen; label: string }[] = [
+  { screen: 'spaces', label: 'Spaces' },
+  { screen: 'conflicts', label: 'Conflicts' },
+  { screen: 'problems', label: 'Problems' },
+  { screen: 'activity', label: 'Activity' },
+  { screen: 'settings', label: 'Settings' },
+];
+
+function count(screen: NavScreen, status: SyncStatusSnapshot | null): number {
+  if (!status) return 0;
+  if (screen === 'conflicts') return status.conflicts;
+  if (screen === 'problems') return status.problems.length;
+  return 0;
+}
+
+/** Header, navigation and the current screen. */
+export function Shell({
+  route,
+  status,
+  onStatusChanged,
+  children,
+}: {
+  route: Route;
+  status: SyncStatusSnapshot | null;
+  onStatusChanged: () => void;
+  children: ReactNode;
+}) {
+  const current = route.screen === 'conflict' ? 'conflicts' : route.screen;
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main" onClick={skipToMain}>
+        Skip to content
+      </a>
+      <Header status={status} onChanged={onStatusChanged} />
+      <nav className="shell-nav" aria-label="Screens">
+        <ul>
+          {NAV.map((item) => {
+            const n = count(item.screen, status);
+            return (
+              <li key={item.screen}>
+                <a
+                  href={routeHash({ screen: item.screen })}
+                  aria-current={current === item.screen ? 'page' : undefined}
+                >
+                  <span>{item.label}</span>
+                  {n > 0 ? (
+                    <span className="pill pill-warn" aria-label={`${n} open`}>
+                      {String(n)}
+                    </span>
+                  ) : null}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <main id="main" className="shell-main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** The skip link moves the focus without touching the hash (the hash is the route). */
+function skipToMain(event: MouseEvent) {
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
