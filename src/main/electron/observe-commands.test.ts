@@ -5,15 +5,16 @@ import { observeCommands } from './observe-commands';
 describe('observeCommands', () => {
   it('calls through with the handlers as `this`, then reports the command', async () => {
     const after = vi.fn();
-    const handlers = {
-      version: '1.0.0',
+    class Handlers {
+      version = '1.0.0';
       async appInfo() {
         return { name: 'Quire', version: this.version };
-      },
-      async logout() {
+      }
+      async logout(): Promise<never> {
         throw new Error('disk');
-      },
-    } as unknown as QuireCommandHandlers;
+      }
+    }
+    const handlers = new Handlers() as unknown as QuireCommandHandlers;
     const observed = observeCommands(handlers, after);
     await expect(observed.appInfo({})).resolves.toEqual({ name: 'Quire', version: '1.0.0' });
     expect(after).toHaveBeenCalledWith('appInfo');

@@ -14,9 +14,9 @@ export function observeCommands(
 ): QuireCommandHandlers {
   const observed: Partial<Record<CommandName, (args: unknown) => Promise<unknown>>> = {};
   for (const name of COMMAND_NAMES) {
-    const handler = (handlers[name] as (args: unknown) => Promise<unknown>).bind(handlers);
     observed[name] = async (args) => {
-      const result = await handler(args);
+      const handler = handlers[name] as (args: unknown) => Promise<unknown>;
+      const result = await handler.call(handlers, args);
       after(name);
       return result;
     };
