@@ -1,8 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('electron', () => ({ BrowserWindow: vi.fn() }));
+const windows = vi.hoisted(() => [] as { options: unknown; loaded: string[] }[]);
 
-const { denyPermissions, hardenContents, mainWindowOptions } = await import('./main-window');
+vi.mock('electron', () => ({
+  BrowserWindow: class {
+    readonly loaded: string[] = [];
+    readonly webContents = { on: () => undefined, setWindowOpenHandler: () => undefined };
+    constructor(readonly options: unknown) {
+      windows.push(this);
+    }
+    once() {}
+    async loadURL(url: string) {
+      this.loaded.push(url);
+    }
+  },
+}));
+
+const { createMainWindow, denyPermissions, hardenContents } = await import('./main-window');
 const { safeExternalUrl } = await import('./safe-external-url');
 
 type Handler = (
@@ -25,9 +39,16 @@ function event(extra: { isMainFrame?: boolean; url?: string } = {}) {
   return { preventDefault: vi.fn(), ...extra };
 }
 
-describe('mainWindowOptions', () => {
-  it('turns on every isolation of the security checklist', () => {
-    const prefs = mainWindowOptions('/app/out/preload/index.cjs').webPreferences!;
+describe('createMainWindow', () => {
+  it('turns on every isolation of the security checklist and loads the app', () => {
+    createMainWindow({
+      preloadPath: '/app/out/preload/index.cjs',
+      url: 'app://quire/index.html',
+      openExternal: vi.fn(),
+    });
+    const [window] = windows;
+    expect(window!.loaded).toEqual(['app://quire/index.html']);
+    const prefs = (window!.options as { webPreferences: Record<string, unknown> }).webPreferences;
     expect(prefs).toMatchObject({
       preload: '/app/out/preload/index.cjs',
       contextIsolation: true,
@@ -39,6 +60,7 @@ describe('mainWindowOptions', () => {
       allowRunningInsecureContent: false,
       experimentalFeatures: false,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
     });
   });
 });
