@@ -68,11 +68,12 @@ vi.mock('electron', () => ({
 
 const { DesktopShell } = await import('./desktop-shell');
 
+const user = { id: 'u1', displayName: 'Ada' };
 const loggedIn: ConnectionInfo = {
   state: 'logged-in',
   server: 'http://127.0.0.1:8787',
   folder: '/home/ada/Quire',
-  user: { id: 'u1', displayName: 'Ada' },
+  user,
   runner: null,
 };
 
@@ -92,7 +93,7 @@ function fakeQuire() {
       return snapshot();
     }),
     pause: vi.fn(async () => ({ paused: true, until: null })),
-    login: vi.fn(async () => ({ server: '', folder: '', user: loggedIn.user, warnings: [] })),
+    login: vi.fn(async () => ({ server: '', folder: '', user, warnings: [] })),
     close: vi.fn(async () => undefined),
   };
   const emit = (event: EventName, payload: unknown) => listeners.get(event)?.(payload);
