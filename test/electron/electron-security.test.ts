@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -32,6 +32,11 @@ describe('electronegativity on the desktop app', () => {
       const { code, output } = await check(['--build']);
       expect(output).toMatch(/electronegativity: \d+ findings, 0 high or critical/);
       expect(code).toBe(0);
+      // The main bundle hosts the engine; native and Node packages stay external (node_modules).
+      const main = await readFile(path.resolve('out/main/index.js'), 'utf8');
+      expect(main).toContain('class QuireApp');
+      expect(main).toContain('class SyncWatcher');
+      expect(main).toMatch(/^import \w+ from "better-sqlite3";$/m);
     },
   );
 
