@@ -4,12 +4,13 @@ import type { AppServices } from '../app/app-services';
 import { openEngineSession } from '../app/open-engine-session';
 import { ensureQuireHome, writeFileAtomic, type QuireHome } from '../config/quire-home';
 import { WorkspaceClient } from '../remote/workspace-client';
-import { SECRET_FILE_MODE } from '../secrets/file-secret-store';
+import { FileSecretStore, SECRET_FILE_MODE } from '../secrets/file-secret-store';
 import {
   SafeStorageSecretStore,
   type EncryptedBlobFile,
   type PlainTextConsent,
 } from './safe-storage-secret-store';
+import { SharedHomeSecretStore } from './shared-home-secret-store';
 
 /** Login fails fast on an unreachable server: one retry, a shorter timeout (as in the CLI). */
 const LOGIN_HTTP = { maxAttempts: 2, timeoutMs: 15_000 } as const;
@@ -35,21 +36,22 @@ export function secretsBlobFile(home: QuireHome): EncryptedBlobFile {
 
 /**
  * The desktop app's services: the CLI's (same home, same engine and HTTP client) but the token
- * encrypted by the OS through safeStorage.
+ * encrypted by the OS through safeStorage (a token `quire login` saved is still read).
  */
 export function createDesktopServices(
   home: QuireHome,
   version: string,
   confirmPlainText: PlainTextConsent,
-): AppServices & { secrets: SafeStorageSecretStore } {
+): AppServices {
+  const encrypted = new SafeStorageSecretStore(
+    secretsBlobFile(home),
+    undefined,
+    process.platform,
+    confirmPlainText,
+  );
   return {
     home,
-    secrets: new SafeStorageSecretStore(
-      secretsBlobFile(home),
-      undefined,
-      process.platform,
-      confirmPlainText,
-    ),
+    secrets: new SharedHomeSecretStore(encrypted, new FileSecretStore(home.secretsFile)),
     connect: (server, token, options = {}) =>
       new WorkspaceClient({
         endpoint: server,
