@@ -9,6 +9,7 @@ import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { createDesktopServices } from './electron/create-desktop-services';
 import { claimSingleInstance, finishBeforeQuit } from './electron/desktop-lifecycle';
 import { DesktopShell } from './electron/desktop-shell';
+import { HIDDEN_FLAG, launchAtLogin } from './electron/launch-at-login';
 
 const DESKTOP_RUNNER = 'Quire app';
 
@@ -37,14 +38,16 @@ if (claimSingleInstance(app, () => shell?.showWindow())) {
     iconDir: app.isPackaged
       ? path.join(process.resourcesPath, 'tray')
       : path.join(app.getAppPath(), 'resources', 'tray'),
+    launchAtLogin: launchAtLogin(app),
   });
   finishBeforeQuit(app, () => shell?.stop() ?? Promise.resolve());
 
   void app.whenReady().then(() => {
     serveRenderer(protocol, path.join(__dirname, '../renderer'));
     // Started at login: the tray only; launched by the user: the window too.
-    const atLogin = app.getLoginItemSettings().wasOpenedAtLogin === true;
-    shell?.start(!atLogin && !process.argv.includes('--hidden'));
+    const atLogin =
+      process.argv.includes(HIDDEN_FLAG) || app.getLoginItemSettings().wasOpenedAtLogin === true;
+    shell?.start(!atLogin);
   });
 
   app.on('activate', () => shell?.showWindow());

@@ -17,12 +17,7 @@ const electron = vi.hoisted(() => {
 });
 
 vi.mock('electron', () => ({
-  app: {
-    getLoginItemSettings: () => ({ ...electron.loginItem }),
-    setLoginItemSettings: (settings: { openAtLogin: boolean }) =>
-      (electron.loginItem.openAtLogin = settings.openAtLogin),
-    quit: vi.fn(),
-  },
+  app: { quit: vi.fn() },
   ipcMain: {
     handle: (channel: string, handler: (event: unknown, args: unknown) => Promise<unknown>) =>
       electron.handlers.set(channel, handler),
@@ -107,6 +102,10 @@ function startShell() {
     outDir: '/app/out/main',
     devServerUrl: undefined,
     iconDir: '/app/resources/tray',
+    launchAtLogin: {
+      enabled: async () => electron.loginItem.openAtLogin,
+      set: async (enabled: boolean) => void (electron.loginItem.openAtLogin = enabled),
+    },
   });
   shell.start(false);
   const tray = electron.trays.at(-1)!;
@@ -137,6 +136,11 @@ describe('DesktopShell', () => {
     expect(quire.pause).toHaveBeenCalledWith({ until: null });
     tray.menu.find((item) => item.label === 'Open at Login')!.click!();
     expect(electron.loginItem.openAtLogin).toBe(true);
+    await vi.waitFor(() =>
+      expect(tray.menu.find((item) => item.label === 'Open at Login')).toMatchObject({
+        checked: true,
+      }),
+    );
     await shell.stop();
   });
 

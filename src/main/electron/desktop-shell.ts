@@ -8,6 +8,7 @@ import { hideOnClose } from './desktop-lifecycle';
 import { DesktopNotifier } from './desktop-notifier';
 import type { DesktopStatus, SyncRunnerState } from './desktop-status';
 import { forwardEvents, registerCommandHandlers } from './ipc-bridge';
+import type { LaunchAtLogin } from './launch-at-login';
 import { createMainWindow, denyPermissions } from './main-window';
 import type { NotificationScreen } from './notification-for-change';
 import { observeCommands } from './observe-commands';
@@ -21,6 +22,7 @@ export interface DesktopShellOptions {
   /** electron-vite's dev server (`npm run dev`); undefined in a build. */
   readonly devServerUrl: string | undefined;
   readonly iconDir: string;
+  readonly launchAtLogin: LaunchAtLogin;
 }
 
 const MINUTE = 60_000;
@@ -67,7 +69,7 @@ export class DesktopShell {
       quire.on('status', (snapshot) => this.snapshotChanged(snapshot)),
     );
     this.tray = new QuireTray(this.options.iconDir, this.trayActions());
-    this.update({ openAtLogin: app.getLoginItemSettings().openAtLogin });
+    void this.refreshOpenAtLogin();
     this.background.start();
     if (showWindow) this.showWindow();
   }
@@ -131,12 +133,18 @@ export class DesktopShell {
         if (this.status.folder !== null) void shell.openPath(this.status.folder);
       },
       'open-app': () => this.showWindow(),
-      'toggle-open-at-login': () => {
-        app.setLoginItemSettings({ openAtLogin: !this.status.openAtLogin, openAsHidden: true });
-        this.update({ openAtLogin: app.getLoginItemSettings().openAtLogin });
-      },
+      'toggle-open-at-login': () =>
+        void this.options.launchAtLogin
+          .set(!this.status.openAtLogin)
+          .catch(() => undefined)
+          .then(() => this.refreshOpenAtLogin()),
       quit: () => app.quit(),
     };
+  }
+
+  private async refreshOpenAtLogin(): Promise<void> {
+    const openAtLogin = await this.options.launchAtLogin.enabled().catch(() => false);
+    this.update({ openAtLogin });
   }
 
   private async runnerChanged(runner: SyncRunnerState): Promise<void> {
