@@ -1,5 +1,13 @@
 import path from 'node:path';
-import { app, dialog, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import {
+  app,
+  dialog,
+  ipcMain,
+  session,
+  shell,
+  type BrowserWindow,
+  type MessageBoxOptions,
+} from 'electron';
 import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import type { QuireApp } from '../app/quire-app';
 import { APP_URL, isAppUrl } from './app-protocol';
@@ -96,7 +104,7 @@ export class DesktopShell {
 
   /** Asks before saving a token where the OS offers no keyring (see SafeStorageSecretStore). */
   async confirmPlainText(): Promise<boolean> {
-    const choice = await dialog.showMessageBox({
+    const options: MessageBoxOptions = {
       type: 'warning',
       title: 'No keyring to protect your token',
       message: 'This system offers no keyring (Secret Service or KWallet) to encrypt your token.',
@@ -106,7 +114,12 @@ export class DesktopShell {
       buttons: ['Save Without Encryption', 'Cancel'],
       defaultId: 1,
       cancelId: 1,
-    });
+    };
+    // Modal to the window the login came from, when it is open.
+    const window = this.window?.isDestroyed() === false ? this.window : undefined;
+    const choice = await (window
+      ? dialog.showMessageBox(window, options)
+      : dialog.showMessageBox(options));
     return choice.response === 0;
   }
 
