@@ -4,6 +4,9 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   main: {
+    // The main bundle holds the engine (src/main, src/shared, src/common); every package of
+    // `dependencies` stays in node_modules: better-sqlite3's native binding cannot be bundled, and
+    // electron-builder rebuilds it for Electron (test/electron/electron-security.test.ts checks).
     plugins: [externalizeDepsPlugin()],
     build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
   },

@@ -1,20 +1,56 @@
-// Composition root of the desktop app: the only place (with src/main/electron/) that touches Electron.
-import { app, ipcMain } from 'electron';
-import { APP_NAME, commandChannel } from '../shared/contract/quire-bridge';
-import type { CommandOutcome } from '../shared/contract/quire-commands';
-import { createMainWindow } from './electron/create-main-window';
+// Composition root of the desktop app: one QuireApp (the CLI's engine, home and drain lock, the
+// token in safeStorage), its watcher in the background, the tray, and the hardened window.
+import path from 'node:path';
+import { app, protocol } from 'electron';
+import { APP_NAME } from '../shared/contract/quire-bridge';
+import { QuireApp } from './app/quire-app';
+import { quireHome, resolveQuireHomeDir } from './config/quire-home';
+import { registerAppScheme, serveRenderer } from './electron/app-protocol';
+import { createDesktopServices } from './electron/create-desktop-services';
+import { claimSingleInstance, finishBeforeQuit } from './electron/desktop-lifecycle';
+import { DesktopShell } from './electron/desktop-shell';
+import { HIDDEN_FLAG, launchAtLogin } from './electron/launch-at-login';
+
+const DESKTOP_RUNNER = 'Quire app';
 
 app.setName(APP_NAME);
+// Before ready: app:// is a standard, secure scheme with its own origin.
+registerAppScheme(protocol);
 
-ipcMain.handle(commandChannel('appInfo'), (): CommandOutcome<'appInfo'> => ({
-  ok: true,
-  result: { name: APP_NAME, version: app.getVersion() },
-}));
+let shell: DesktopShell | undefined;
 
-void app.whenReady().then(() => {
-  createMainWindow(__dirname, process.env['ELECTRON_RENDERER_URL']);
-});
+if (claimSingleInstance(app, () => shell?.showWindow())) {
+  const home = quireHome(resolveQuireHomeDir(undefined, process.env));
+  const services = createDesktopServices(home, app.getVersion(), () =>
+    shell === undefined ? Promise.resolve(false) : shell.confirmPlainText(),
+  );
+  const quire = new QuireApp({
+    services,
+    appInfo: { name: APP_NAME, version: app.getVersion() },
+    env: process.env,
+    runnerNames: { sync: DESKTOP_RUNNER, watch: DESKTOP_RUNNER },
+  });
+  const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+  shell = new DesktopShell({
+    app: quire,
+    outDir: __dirname,
+    devServerUrl,
+    iconDir: app.isPackaged
+      ? path.join(process.resourcesPath, 'tray')
+      : path.join(app.getAppPath(), 'resources', 'tray'),
+    launchAtLogin: launchAtLogin(app),
+  });
+  finishBeforeQuit(app, () => shell?.stop() ?? Promise.resolve());
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
+  void app.whenReady().then(() => {
+    serveRenderer(protocol, path.join(__dirname, '../renderer'));
+    // Started at login: the tray only; launched by the user: the window too.
+    const atLogin =
+      process.argv.includes(HIDDEN_FLAG) || app.getLoginItemSettings().wasOpenedAtLogin === true;
+    shell?.start(!atLogin);
+  });
+
+  app.on('activate', () => shell?.showWindow());
+  // The tray keeps the app (and the sync) running with no window.
+  app.on('window-all-closed', () => undefined);
+}

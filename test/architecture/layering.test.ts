@@ -49,17 +49,14 @@ const FORBIDDEN_IMPORTS: Array<[string, Scratch]> = [
   ['common → renderer', { file: COMMON, code: importing('../renderer/src/App') }],
   ['common → electron', { file: COMMON, code: importing('electron') }],
   ['server → engine', { file: SERVER, code: importing('../../main/sync-ports') }],
-  ['server → shell', { file: SERVER, code: importing('../../main/electron/create-main-window') }],
+  ['server → shell', { file: SERVER, code: importing('../../main/electron/main-window') }],
   ['server → renderer', { file: SERVER, code: importing('../../renderer/src/App') }],
   ['server → preload', { file: SERVER, code: importing('../../preload/index') }],
   ['server → demo root', { file: SERVER, code: importing('../../demo/start-demo') }],
   ['server → electron', { file: SERVER, code: importing('electron') }],
   ['engine → electron', { file: ENGINE, code: importing('electron') }],
   ['engine → shell', { file: ENGINE, code: importing('../electron/safe-storage-secret-store') }],
-  [
-    'engine (root) → shell',
-    { file: ENGINE_ROOT, code: importing('./electron/create-main-window') },
-  ],
+  ['engine (root) → shell', { file: ENGINE_ROOT, code: importing('./electron/main-window') }],
   ['engine → server', { file: ENGINE, code: importing('../../server/auth/roles') }],
   ['engine → renderer', { file: ENGINE, code: importing('../../renderer/src/App') }],
   ['engine → preload', { file: ENGINE, code: importing('../../preload/index') }],
@@ -81,7 +78,7 @@ const FORBIDDEN_IMPORTS: Array<[string, Scratch]> = [
   ['renderer → node:fs', { file: RENDERER, code: importing('node:fs') }],
   ['renderer → fs (bare builtin)', { file: RENDERER, code: importing('fs') }],
   ['CLI root → renderer', { file: CLI_ROOT, code: importing('../../renderer/src/App') }],
-  ['CLI root → shell', { file: CLI_ROOT, code: importing('../electron/create-main-window') }],
+  ['CLI root → shell', { file: CLI_ROOT, code: importing('../electron/main-window') }],
   ['CLI root → electron', { file: CLI_ROOT, code: importing('electron') }],
   ['demo root → electron', { file: DEMO_ROOT, code: importing('electron') }],
   ['demo root → renderer', { file: DEMO_ROOT, code: importing('../renderer/src/App') }],
@@ -179,7 +176,7 @@ const ALLOWED: Array<[string, Scratch]> = [
       file: 'test/architecture/layering-scratch.test.ts',
       code:
         importing('../../src/server/auth/roles') +
-        importing('../../src/main/electron/create-main-window', 'second') +
+        importing('../../src/main/electron/main-window', 'second') +
         "import { app } from 'electron';\nexport { app };\n",
     },
   ],

@@ -54,6 +54,35 @@ describe('SafeStorageSecretStore', () => {
     ).rejects.toThrow(/plain text/);
   });
 
+  it('saves without a keyring only once the user agreed, asking once', async () => {
+    const refuse = vi.fn(async () => false);
+    const refused = new SafeStorageSecretStore(
+      memoryFile(),
+      fakeStorage(true, 'basic_text'),
+      'linux',
+      refuse,
+    );
+    expect(refused.plainTextOnly()).toBe(true);
+    await expect(refused.set('k', 'v')).rejects.toThrow(/plain text/);
+    expect(refuse).toHaveBeenCalledTimes(1);
+    const accept = vi.fn(async () => true);
+    const file = memoryFile();
+    const store = new SafeStorageSecretStore(
+      file,
+      fakeStorage(true, 'basic_text'),
+      'linux',
+      accept,
+    );
+    await store.set('k', 'v');
+    await store.set('k2', 'v2');
+    expect(accept).toHaveBeenCalledTimes(1);
+    expect(await store.get('k')).toBe('v');
+    // A keyring never asks.
+    const keyring = vi.fn(async () => true);
+    await new SafeStorageSecretStore(memoryFile(), fakeStorage(), 'linux', keyring).set('k', 'v');
+    expect(keyring).not.toHaveBeenCalled();
+  });
+
   it('reports secrets it cannot decrypt without quoting them', async () => {
     const file = memoryFile();
     await file.write(Buffer.from('not encrypted by us'));

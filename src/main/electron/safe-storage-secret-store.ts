@@ -13,10 +13,16 @@ export class SafeStorageUnavailableError extends Error {
 }
 
 /**
+ * Asked before a secret is saved where Linux offers no keyring (safeStorage's "basic_text"
+ * backend, a fixed key: as good as plain text). True: save anyway; asked once per store.
+ */
+export type PlainTextConsent = () => Promise<boolean>;
+
+/**
  * The desktop app's secret store: the secrets map is encrypted with Electron's safeStorage (the
- * OS keychain, DPAPI or libsecret) before it touches the disk. When the OS offers no encryption
- * (safeStorage unavailable, or Linux's plaintext "basic_text" backend) it refuses to store rather
- * than silently writing tokens in the clear.
+ * OS keychain, DPAPI or libsecret) before it touches the disk. When the OS offers no encryption it
+ * refuses to store; where Linux has only the plaintext "basic_text" backend it saves only once the
+ * user agreed (`confirmPlainText`), never silently.
  */
 export class SafeStorageSecretStore implements SecretStore {
   private readonly queue = new PQueue({ concurrency: 1 });
@@ -28,7 +34,15 @@ export class SafeStorageSecretStore implements SecretStore {
       'isEncryptionAvailable' | 'encryptString' | 'decryptString' | 'getSelectedStorageBackend'
     > = safeStorage,
     private readonly platform: NodeJS.Platform = process.platform,
+    private readonly confirmPlainText?: PlainTextConsent,
   ) {}
+
+  private plainTextAccepted = false;
+
+  /** Whether secrets would be stored without a keyring (Linux's basic_text backend). */
+  plainTextOnly(): boolean {
+    return this.platform === 'linux' && this.storage.getSelectedStorageBackend() === 'basic_text';
+  }
 
   async get(key: string): Promise<string | undefined> {
     return this.serial(async () => (await this.read())[key]);
@@ -62,7 +76,14 @@ export class SafeStorageSecretStore implements SecretStore {
         'The operating system offers no encrypted storage for secrets',
       );
     }
-    if (this.platform === 'linux' && this.storage.getSelectedStorageBackend() === 'basic_text') {
+  }
+
+  /** Before a write: a real keyring, or the user's consent to store without one. */
+  private async assertWritable(): Promise<void> {
+    this.assertEncryption();
+    if (!this.plainTextOnly() || this.plainTextAccepted) return;
+    this.plainTextAccepted = (await this.confirmPlainText?.()) === true;
+    if (!this.plainTextAccepted) {
       throw new SafeStorageUnavailableError(
         'No keyring is available (safeStorage would store secrets in plain text); install a secret service',
       );
@@ -72,6 +93,7 @@ export class SafeStorageSecretStore implements SecretStore {
   private async read(): Promise<Record<string, string>> {
     const blob = await this.file.read();
     if (!blob) return Object.create(null) as Record<string, string>;
+    // A blob saved under basic_text was saved with the user's consent: it reads back as it is.
     this.assertEncryption();
     let parsed: unknown;
     try {
@@ -91,7 +113,7 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   private async write(secrets: Record<string, string>): Promise<void> {
-    this.assertEncryption();
+    await this.assertWritable();
     await this.file.write(this.storage.encryptString(JSON.stringify(secrets)));
   }
 }
