@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConflictResolutionChoice } from '../../../shared/contract/conflicts';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliCommand, type Run, type Values } from '../cli-run';
-import { conflictMarkers } from '../conflict-markers';
+import { conflictMarkers } from '../../../shared/conflict-markers';
 import { onCommandError } from '../output/describe-error';
 import { conflictJson } from '../output/json';
 import { plural, quote } from '../output/text';

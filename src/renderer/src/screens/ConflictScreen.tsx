@@ -9,9 +9,12 @@ import { ErrorState } from '../components/ErrorState';
 import { useAction } from '../hooks/use-action';
 import { useCommand } from '../hooks/use-command';
 import { conflictColumns } from '../model/conflict-diff';
-import { hasConflictMarkers, mergedDraft } from '../model/merged-draft';
+import { conflictMarkers, hasConflictMarkers } from '../../../shared/conflict-markers';
 import type { Route } from '../model/route';
 import { DiffColumns } from './DiffColumns';
+
+/** The same markers as `quire conflicts show`, named for someone reading them in the app. */
+const MARKER_LABELS = { mine: 'mine (this computer)', theirs: 'theirs (server)' };
 
 /**
  * One conflict: base, mine and theirs side by side, and the three ways out. The file on disk
@@ -99,7 +102,9 @@ function ConflictView({
           <Button
             disabled={action.busy}
             aria-expanded={editing !== null}
-            onClick={() => setEditing(editing ?? mergedDraft(base, mine, theirs).text)}
+            onClick={() =>
+              setEditing(editing ?? conflictMarkers(base, mine, theirs, MARKER_LABELS).text)
+            }
           >
             Edit merged
           </Button>

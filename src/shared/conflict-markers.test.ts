@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conflictMarkers } from './conflict-markers';
+import { conflictMarkers, hasConflictMarkers } from './conflict-markers';
 
 const labels = { mine: 'mine (a.md)', theirs: 'theirs (server)' };
 
@@ -36,5 +36,13 @@ describe('conflictMarkers', () => {
 
   it('has no markers when the sides agree', () => {
     expect(conflictMarkers('a\n', 'b\n', 'b\n', labels)).toEqual({ regions: 0, text: 'b\n' });
+  });
+});
+
+describe('hasConflictMarkers', () => {
+  it('sees markers only at the start of a line', () => {
+    expect(hasConflictMarkers('text =======\n')).toBe(false);
+    expect(hasConflictMarkers('text\n=======\n')).toBe(true);
+    expect(hasConflictMarkers(conflictMarkers('a\n', 'b\n', 'c\n', labels).text)).toBe(true);
   });
 });

@@ -40,3 +40,8 @@ export function conflictMarkers(
   }
   return { text: out.length === 0 ? '' : `${out.join('\n')}\n`, regions: conflicts };
 }
+
+/** Whether a text still holds conflict markers (the user has not finished merging). */
+export function hasConflictMarkers(text: string): boolean {
+  return /^(<<<<<<<|=======|>>>>>>>)( |$)/m.test(text);
+}
