@@ -16,10 +16,21 @@ import type {
   SettingsUpdate,
 } from '../../shared/contract/connection';
 import type {
+  DesktopSettings,
+  DesktopSettingsUpdate,
+  HostCapabilities,
+  OpenPathTarget,
+} from '../../shared/contract/host';
+import type {
   RefusedChangeListing,
   UnsyncedEditListing,
 } from '../../shared/contract/local-changes';
-import type { AppInfo, NoArgs, QuireCommandHandlers } from '../../shared/contract/quire-commands';
+import type {
+  AppInfo,
+  CommandName,
+  NoArgs,
+  QuireCommandHandlers,
+} from '../../shared/contract/quire-commands';
 import type { EventName, QuireEventListener } from '../../shared/contract/quire-events';
 import type {
   PauseState,
@@ -36,7 +47,9 @@ import { AppEvents } from './app-events';
 import type { AppServices, EngineSession, WatchControl } from './app-services';
 import { EngineSessions, requireConfig } from './engine-sessions';
 import { commandFailure, type CommandSubject } from './command-error-of';
+import type { HostPorts } from './host-ports';
 import { checkServerUrl, login } from './login';
+import { resolveOpenPathTarget } from './open-path-target';
 import { settingsUpdate } from './settings-update';
 
 export interface QuireAppOptions {
@@ -48,6 +61,8 @@ export interface QuireAppOptions {
   readonly runnerNames?: { readonly sync: string; readonly watch: string };
   /** Every token the app reads or is given, so a front end can keep it out of what it prints. */
   readonly onSecret?: (secret: string) => void;
+  /** What the hosting process offers beyond the engine (opener, demo, desktop settings). */
+  readonly host?: HostPorts;
 }
 
 export interface AppWatchOptions {
@@ -121,11 +136,12 @@ export class QuireApp implements QuireCommandHandlers {
   async connection(_args: NoArgs): Promise<ConnectionInfo> {
     return this.command(async () => {
       const config = await readQuireConfig(this.services.home);
-      if (config === undefined) return { state: 'new' };
+      if (config === undefined) return { state: 'new', ...this.plainTextSecrets() };
       const token = await this.services.secrets.get(serverTokenKey(config.server));
       if (token !== undefined) this.options.onSecret?.(token);
       const holder = await DrainLock.holder(drainLockPath(this.services.home.root));
       return {
+        ...this.plainTextSecrets(),
         state: token === undefined ? 'logged-out' : 'logged-in',
         server: config.server,
         folder: config.folder,
@@ -283,6 +299,53 @@ export class QuireApp implements QuireCommandHandlers {
     });
   }
 
+  async capabilities(_args: NoArgs): Promise<HostCapabilities> {
+    const host = this.options.host ?? {};
+    return {
+      openPath: host.openPath !== undefined,
+      startDemo: host.startDemoServer !== undefined,
+      desktopSettings: host.desktopSettings !== undefined,
+    };
+  }
+
+  async openPath(target: OpenPathTarget): Promise<null> {
+    const open = this.hostPort('openPath', 'openPath', 'Opening files');
+    return this.withEngine(
+      false,
+      async (engine) => {
+        const config = await requireConfig(this.services.home);
+        await open(await resolveOpenPathTarget(config.folder, engine, target));
+        return null;
+      },
+      'conflictId' in target ? { conflictId: target.conflictId } : {},
+    );
+  }
+
+  /** Starts the embedded demo server, logs in to it and lists (so enables) its spaces. */
+  async startDemo(args: { folder: string }): Promise<LoginResult> {
+    const start = this.hostPort('startDemoServer', 'startDemo', 'The demo workspace');
+    return this.command(async () => {
+      const demo = await start();
+      const result = await this.login({
+        server: demo.server,
+        token: demo.token,
+        folder: args.folder,
+      });
+      await this.listSpaces({});
+      return result;
+    });
+  }
+
+  async desktopSettings(_args: NoArgs): Promise<DesktopSettings> {
+    const port = this.hostPort('desktopSettings', 'desktopSettings', 'Desktop settings');
+    return this.command(() => port.read());
+  }
+
+  async updateDesktopSettings(update: DesktopSettingsUpdate): Promise<DesktopSettings> {
+    const port = this.hostPort('desktopSettings', 'updateDesktopSettings', 'Desktop settings');
+    return this.command(() => port.update(update));
+  }
+
   /**
    * The background sync: syncs at start, then on every change and every interval, holding the
    * drain lock, until `signal` aborts. Started by a composition root (`quire sync --watch`, the
@@ -319,6 +382,26 @@ export class QuireApp implements QuireCommandHandlers {
 
   private runnerNames(): { sync: string; watch: string } {
     return this.options.runnerNames ?? { sync: 'Quire app', watch: 'Quire app' };
+  }
+
+  /** A host port, or the typed refusal of a host that has none (`quire ui` has no demo). */
+  private hostPort<P extends keyof HostPorts>(
+    port: P,
+    command: CommandName,
+    what: string,
+  ): NonNullable<HostPorts[P]> {
+    const found = this.options.host?.[port];
+    if (found !== undefined) return found as NonNullable<HostPorts[P]>;
+    throw new CommandFailedError({
+      kind: 'unavailable',
+      command,
+      message: `${what} is not available here (only in the desktop app)`,
+    });
+  }
+
+  private plainTextSecrets(): { plainTextSecrets?: boolean } {
+    const check = this.options.host?.plainTextSecrets;
+    return check === undefined ? {} : { plainTextSecrets: check() };
   }
 
   private settingsOf(config: QuireConfig): QuireSettings {

@@ -36,6 +36,8 @@ export type CommandError =
   | { kind: 'busy'; message: string; runner: RunnerInfo | null }
   /** A sync that could not pull anything at all (listing failed): the typed reason. */
   | { kind: 'sync-failed'; message: string; error: SyncError }
+  /** This host cannot do it (the demo or desktop settings under `quire ui`); `command` names it. */
+  | { kind: 'unavailable'; message: string; command: string }
   /** Anything else: a bug. The message is all there is. */
   | { kind: 'unexpected'; message: string };
 

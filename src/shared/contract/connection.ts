@@ -14,7 +14,7 @@ export interface RunnerInfo {
  * Who am I and where: `new` before the first login; `logged-in` with a stored token;
  * `logged-out` after logout (the configuration and cache stay, the status still answers).
  */
-export type ConnectionInfo =
+export type ConnectionInfo = (
   | { readonly state: 'new' }
   | {
       readonly state: 'logged-in' | 'logged-out';
@@ -24,7 +24,14 @@ export type ConnectionInfo =
       readonly folder: string;
       readonly user: QuireUser;
       readonly runner: RunnerInfo | null;
-    };
+    }
+) & {
+  /**
+   * The desktop app only: true where the OS offers no keyring (Linux's safeStorage `basic_text`),
+   * so a saved token is as good as plain text. Absent under `quire ui` (a 0600 file, as the CLI).
+   */
+  readonly plainTextSecrets?: boolean;
+};
 
 /** A server address as typed, checked: what is stored, and whether it is plain http elsewhere. */
 export interface ServerUrlCheck {

@@ -198,6 +198,17 @@ const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandRes
     args: { changeRequestSubject: null, syncIntervalMs: 60_000 },
     result: settings,
   },
+  capabilities: { args: {}, result: { openPath: true, startDemo: false, desktopSettings: false } },
+  openPath: { args: { conflictId: 3 }, result: null },
+  startDemo: {
+    args: { folder: '/m' },
+    result: { server: 'http://127.0.0.1:8787', folder: '/m', user, warnings: [] },
+  },
+  desktopSettings: { args: {}, result: { launchAtLogin: false, notifications: true } },
+  updateDesktopSettings: {
+    args: { notifications: false },
+    result: { launchAtLogin: false, notifications: false },
+  },
 };
 
 const events: { [E in EventName]: QuireEvents[E] } = {
@@ -238,6 +249,7 @@ const commandErrors: { [K in CommandErrorKind]: Extract<CommandError, { kind: K 
   'unknown-space': { kind: 'unknown-space', message: 'm', spaceId: 's-9' },
   'unknown-conflict': { kind: 'unknown-conflict', message: 'm', id: 9 },
   'unknown-refused-change': { kind: 'unknown-refused-change', message: 'm', id: 9 },
+  unavailable: { kind: 'unavailable', message: 'm', command: 'startDemo' },
   busy: { kind: 'busy', message: 'm', runner: null },
   'sync-failed': { kind: 'sync-failed', message: 'm', error: syncErrors.offline },
   unexpected: { kind: 'unexpected', message: 'm' },

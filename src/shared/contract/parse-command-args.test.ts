@@ -14,6 +14,20 @@ describe('parseCommandArgs', () => {
     expect(parseCommandArgs('pause', { until: '2026-11-26T15:00:00.000Z' }).ok).toBe(true);
     expect(parseCommandArgs('retryRefused', { id: null }).ok).toBe(true);
     expect(parseCommandArgs('updateSettings', { changeRequestSubject: null }).ok).toBe(true);
+    expect(parseCommandArgs('openPath', { spaceId: 's1' })).toEqual({
+      ok: true,
+      args: { spaceId: 's1' },
+    });
+    expect(parseCommandArgs('openPath', { path: 'Handbook/intro.md' }).ok).toBe(true);
+    expect(parseCommandArgs('openPath', { conflictId: 4 }).ok).toBe(true);
+    expect(parseCommandArgs('startDemo', { folder: '/home/me/quire-demo' }).ok).toBe(true);
+    expect(parseCommandArgs('capabilities', {}).ok).toBe(true);
+    expect(parseCommandArgs('desktopSettings', {}).ok).toBe(true);
+    expect(parseCommandArgs('updateDesktopSettings', { notifications: false })).toEqual({
+      ok: true,
+      args: { notifications: false },
+    });
+    expect(parseCommandArgs('updateDesktopSettings', {}).ok).toBe(true);
   });
 
   it.each([
@@ -30,6 +44,21 @@ describe('parseCommandArgs', () => {
     ['pause', { until: 'tomorrow' }, 'until'],
     ['updateSettings', { syncIntervalMs: 10 }, 'syncIntervalMs'],
     ['checkServerUrl', { server: 'x'.repeat(5000) }, 'server'],
+    ['openPath', {}, 'path'],
+    ['openPath', { spaceId: 's', path: 'a.md' }, 'path'],
+    ['openPath', { path: '../outside.md' }, 'path'],
+    ['openPath', { path: 'space/../../outside.md' }, 'path'],
+    ['openPath', { path: '/etc/passwd' }, 'path'],
+    ['openPath', { path: 'C:/Windows' }, 'path'],
+    ['openPath', { path: '\\\\server\\share' }, 'path'],
+    ['openPath', { path: 'a//b' }, 'path'],
+    ['openPath', { path: '' }, 'path'],
+    ['openPath', { conflictId: 'x' }, 'conflictId'],
+    ['startDemo', {}, 'folder'],
+    ['startDemo', { folder: 1 }, 'folder'],
+    ['desktopSettings', { x: 1 }, 'x'],
+    ['updateDesktopSettings', { launchAtLogin: 'yes' }, 'launchAtLogin'],
+    ['updateDesktopSettings', { theme: 'dark' }, 'theme'],
   ] as const)('refuses %s with %j, naming %s', (name, args, field) => {
     const parsed = parseCommandArgs(name, args);
     expect(parsed.ok).toBe(false);

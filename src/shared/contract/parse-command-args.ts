@@ -83,6 +83,24 @@ const ARG_PARSERS: { [K in CommandName]: (args: Fields) => CommandArgs<K> } = {
     if (a['syncIntervalMs'] !== undefined) update.syncIntervalMs = interval(a, 'syncIntervalMs');
     return update;
   },
+  capabilities: none,
+  openPath: (a) => {
+    if (a['spaceId'] !== undefined) return only(a, ['spaceId']) && { spaceId: text(a, 'spaceId') };
+    if (a['conflictId'] !== undefined) {
+      return only(a, ['conflictId']) && { conflictId: index(a, 'conflictId') };
+    }
+    only(a, ['path']);
+    return { path: relativePath(a, 'path') };
+  },
+  startDemo: (a) => only(a, ['folder']) && { folder: text(a, 'folder') },
+  desktopSettings: none,
+  updateDesktopSettings: (a) => {
+    only(a, ['launchAtLogin', 'notifications']);
+    const update: { launchAtLogin?: boolean; notifications?: boolean } = {};
+    if (a['launchAtLogin'] !== undefined) update.launchAtLogin = flag(a, 'launchAtLogin');
+    if (a['notifications'] !== undefined) update.notifications = flag(a, 'notifications');
+    return update;
+  },
 };
 
 function none(args: Fields): Record<string, never> {
@@ -141,6 +159,24 @@ function isoTimeOrNull(args: Fields, field: string): string | null {
   const value = text(args, field, 64);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value))) {
     throw new ArgumentError(field, `${field} must be an ISO date and time, or null`);
+  }
+  return value;
+}
+
+/**
+ * A path inside the mirror folder, `/`-separated: no absolute path, drive, `..` or empty segment,
+ * so it cannot name anything outside (the application layer checks again once resolved).
+ */
+function relativePath(args: Fields, field: string): string {
+  const value = text(args, field);
+  const segments = value.split(/[\\/]/);
+  const outside =
+    value === '' ||
+    value.includes('\0') ||
+    /^([a-zA-Z]:|[\\/])/.test(value) ||
+    segments.some((segment) => segment === '..' || segment === '');
+  if (outside) {
+    throw new ArgumentError(field, `${field} must be a path inside the mirror folder`);
   }
   return value;
 }

@@ -10,6 +10,12 @@ import type {
   ServerUrlCheck,
   SettingsUpdate,
 } from './connection';
+import type {
+  DesktopSettings,
+  DesktopSettingsUpdate,
+  HostCapabilities,
+  OpenPathTarget,
+} from './host';
 import type { RefusedChangeListing, UnsyncedEditListing } from './local-changes';
 import type { PauseState, SpaceList, SpaceStatus, SyncNowResult } from './spaces';
 import type { SyncStatusSnapshot } from './sync-status';
@@ -69,6 +75,14 @@ export interface QuireCommands {
   activity: { args: { limit: number | null }; result: readonly ActivityEntry[] };
   settings: { args: NoArgs; result: QuireSettings };
   updateSettings: { args: SettingsUpdate; result: QuireSettings };
+  /** What this host offers beyond the engine (the UI hides the rest). */
+  capabilities: { args: NoArgs; result: HostCapabilities };
+  /** Opens a space's folder or a file of the mirror (relative path, kept inside the folder). */
+  openPath: { args: OpenPathTarget; result: null };
+  /** Starts the embedded demo server and logs in to it, mirroring into `folder`. */
+  startDemo: { args: { folder: string }; result: LoginResult };
+  desktopSettings: { args: NoArgs; result: DesktopSettings };
+  updateDesktopSettings: { args: DesktopSettingsUpdate; result: DesktopSettings };
 }
 
 export type CommandName = keyof QuireCommands;
@@ -109,6 +123,11 @@ export const COMMAND_NAMES = [
   'activity',
   'settings',
   'updateSettings',
+  'capabilities',
+  'openPath',
+  'startDemo',
+  'desktopSettings',
+  'updateDesktopSettings',
 ] as const satisfies readonly CommandName[];
 
 /** Whether an untrusted value (an IPC channel's, a URL's) names a command. */
