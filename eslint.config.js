@@ -35,8 +35,9 @@ function zone(name, files, forbid, ignores = []) {
   };
 }
 
-const SHELL = ['src/main/electron/**', 'src/main/index.ts'];
+const SHELL = ['src/main/electron/**'];
 const ROOTS = ['src/main/cli/quire-main.ts', 'src/demo/**'];
+const DESKTOP_ROOT = ['src/main/index.ts'];
 
 // Node globals that neither a browser nor a pure module has (typescript-eslint turns `no-undef`
 // off for TypeScript, so narrower `globals` alone would report nothing).
@@ -102,7 +103,7 @@ const layering = [
       ),
       { regex: '^\\./electron(/|$)', message: 'The engine never imports the Electron shell.' },
     ],
-    [...SHELL, ...ROOTS],
+    [...SHELL, ...ROOTS, ...DESKTOP_ROOT],
   ),
   zone('shell', SHELL, [
     react('The Electron main process'),
@@ -135,6 +136,13 @@ const layering = [
       ),
     ],
   ),
+  zone('desktop-root', DESKTOP_ROOT, [
+    react('The Electron main process'),
+    into(
+      ['server', 'renderer', 'preload', 'test'],
+      'The Electron main wires the shell, the engine and the demo launcher (src/demo): the server only through src/demo.',
+    ),
+  ]),
   zone('roots', ROOTS, [
     electron('A headless composition root'),
     react('A headless composition root'),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { QuireApp } from '../main/app/quire-app';
 import { createQuireServices } from '../main/cli/create-quire-services';
 import { quireHome } from '../main/config/quire-home';
+import { openWithSystem } from '../main/ui-host/open-with-system';
 import { serveQuireUi, type QuireUi } from '../main/ui-host/serve-quire-ui';
 import { DEMO_TOKEN } from '../server/fixture/demo-workspace';
 import { APP_NAME } from '../shared/contract/quire-bridge';
@@ -48,6 +49,7 @@ export async function startDemoHost(options: DemoHostOptions): Promise<DemoHost>
       appInfo: { name: APP_NAME, version: 'demo' },
       env: options.env,
       runnerNames: { sync: 'npm start (demo)', watch: 'npm start (demo)' },
+      host: { openPath: (target) => openWithSystem(target) },
     });
     await app.login({ server: server.url, token: DEMO_TOKEN, folder: options.folder });
     // The first listing enables every space of a small workspace, as the demo wants.

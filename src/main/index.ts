@@ -1,13 +1,16 @@
 // Composition root of the desktop app: one QuireApp (the CLI's engine, home and drain lock, the
-// token in safeStorage), its watcher in the background, the tray, and the hardened window.
+// token in safeStorage), its watcher in the background, the tray, and the hardened window; the
+// window's host ports (opener, demo server, desktop settings) wired here.
 import path from 'node:path';
 import { app, protocol } from 'electron';
+import { demoLauncher, type DemoLauncher } from '../demo/demo-launcher';
 import { APP_NAME } from '../shared/contract/quire-bridge';
 import { QuireApp } from './app/quire-app';
 import { quireHome, resolveQuireHomeDir } from './config/quire-home';
 import { registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { createDesktopServices } from './electron/create-desktop-services';
 import { claimSingleInstance, finishBeforeQuit } from './electron/desktop-lifecycle';
+import { DesktopPreferences } from './electron/desktop-preferences';
 import { DesktopShell } from './electron/desktop-shell';
 import { HIDDEN_FLAG, launchAtLogin } from './electron/launch-at-login';
 
@@ -24,11 +27,22 @@ if (claimSingleInstance(app, () => shell?.showWindow())) {
   const services = createDesktopServices(home, app.getVersion(), () =>
     shell === undefined ? Promise.resolve(false) : shell.confirmPlainText(),
   );
+  const demo = demoLauncher(path.join(app.getPath('userData'), 'demo'));
   const quire = new QuireApp({
     services,
     appInfo: { name: APP_NAME, version: app.getVersion() },
     env: process.env,
     runnerNames: { sync: DESKTOP_RUNNER, watch: DESKTOP_RUNNER },
+    host: {
+      openPath: (target) => (shell ? shell.openPath(target) : Promise.reject(notReady())),
+      startDemoServer: () => demo.start(),
+      desktopSettings: {
+        read: () => (shell ? shell.desktopSettingsPort().read() : Promise.reject(notReady())),
+        update: (update) =>
+          shell ? shell.desktopSettingsPort().update(update) : Promise.reject(notReady()),
+      },
+      plainTextSecrets: () => services.plainTextSecrets(),
+    },
   });
   const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   shell = new DesktopShell({
@@ -39,18 +53,33 @@ if (claimSingleInstance(app, () => shell?.showWindow())) {
       ? path.join(process.resourcesPath, 'tray')
       : path.join(app.getAppPath(), 'resources', 'tray'),
     launchAtLogin: launchAtLogin(app),
+    preferences: DesktopPreferences.in(app.getPath('userData')),
   });
-  finishBeforeQuit(app, () => shell?.stop() ?? Promise.resolve());
+  finishBeforeQuit(app, async () => {
+    await shell?.stop();
+    await demo.close();
+  });
 
   void app.whenReady().then(() => {
     serveRenderer(protocol, path.join(__dirname, '../renderer'));
     // Started at login: the tray only; launched by the user: the window too.
     const atLogin =
       process.argv.includes(HIDDEN_FLAG) || app.getLoginItemSettings().wasOpenedAtLogin === true;
-    shell?.start(!atLogin);
+    // A home that tried the demo last time syncs with it again: its server starts first.
+    void resumeDemo(quire, demo).finally(() => shell?.start(!atLogin));
   });
 
   app.on('activate', () => shell?.showWindow());
   // The tray keeps the app (and the sync) running with no window.
   app.on('window-all-closed', () => undefined);
+}
+
+function notReady(): Error {
+  return new Error('the app is still starting');
+}
+
+async function resumeDemo(quire: QuireApp, demo: DemoLauncher): Promise<void> {
+  const connection = await quire.connection({}).catch(() => undefined);
+  if (connection === undefined || connection.state === 'new') return;
+  if (await demo.serves(connection.server)) await demo.start().catch(() => undefined);
 }

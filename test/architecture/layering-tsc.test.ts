@@ -87,6 +87,15 @@ const CROSS_LAYER: Array<[string, Case]> = [
     },
   ],
   [
+    // Only the Electron main's root (src/main/index.ts, its own project) reaches src/demo.
+    'Electron shell → demo root',
+    {
+      project: 'tsconfig.shell.json',
+      scratch: 'src/main/electron/layering-scratch.ts',
+      imports: { '../../demo/demo-launcher': 'src/demo/demo-launcher.ts' },
+    },
+  ],
+  [
     'server → engine',
     {
       project: 'tsconfig.server.json',

@@ -66,6 +66,8 @@ const FORBIDDEN_IMPORTS: Array<[string, Scratch]> = [
   ['shell → renderer', { file: SHELL, code: importing('../../renderer/src/App') }],
   ['shell → preload', { file: SHELL, code: importing('../../preload/index') }],
   ['Electron main → server', { file: ELECTRON_MAIN, code: importing('../server/build-server') }],
+  ['Electron main → renderer', { file: ELECTRON_MAIN, code: importing('../renderer/src/App') }],
+  ['Electron main → preload', { file: ELECTRON_MAIN, code: importing('../preload/index') }],
   ['preload → engine', { file: PRELOAD, code: importing('../main/sync-ports') }],
   ['preload → server', { file: PRELOAD, code: importing('../server/auth/roles') }],
   ['preload → renderer', { file: PRELOAD, code: importing('../renderer/src/App') }],
@@ -135,6 +137,17 @@ const ALLOWED: Array<[string, Scratch]> = [
         importing('../sync-ports') +
         "import { app } from 'electron';\nexport { app };\n" +
         importing('../../shared/app-info', 'second'),
+    },
+  ],
+  [
+    'Electron main → shell, engine, electron, the demo launcher',
+    {
+      file: ELECTRON_MAIN,
+      code:
+        importing('./electron/main-window') +
+        importing('./app/quire-app', 'second') +
+        "import { app } from 'electron';\nexport { app };\n" +
+        importing('../demo/demo-server', 'third'),
     },
   ],
   [

@@ -28,6 +28,7 @@ import { describeError } from './output/describe-error';
 import { oneLine, quote, scrubSecrets } from './output/text';
 import { ProgressBar } from './progress-bar';
 import { USAGE } from './usage';
+import { openWithSystem } from '../ui-host/open-with-system';
 
 export { USAGE } from './usage';
 export type { CliIo } from './cli-run';
@@ -105,6 +106,8 @@ export async function runQuireCli(
           ? { sync: 'quire ui', watch: 'quire ui' }
           : { sync: 'quire sync --once', watch: 'quire sync --watch' },
       onSecret: (secret) => secrets.add(secret),
+      // `quire ui` opens the mirror's files on this machine, as the desktop app does.
+      host: { openPath: (target) => openWithSystem(target) },
     });
     const run: Run = {
       io,

@@ -36,13 +36,14 @@ export function secretsBlobFile(home: QuireHome): EncryptedBlobFile {
 
 /**
  * The desktop app's services: the CLI's (same home, same engine and HTTP client) but the token
- * encrypted by the OS through safeStorage (a token `quire login` saved is still read).
+ * encrypted by the OS through safeStorage (a token `quire login` saved is still read), and whether
+ * the OS offers only a plaintext backend (shown in the window's connection info).
  */
 export function createDesktopServices(
   home: QuireHome,
   version: string,
   confirmPlainText: PlainTextConsent,
-): AppServices {
+): AppServices & { plainTextSecrets(): boolean } {
   const encrypted = new SafeStorageSecretStore(
     secretsBlobFile(home),
     undefined,
@@ -60,5 +61,6 @@ export function createDesktopServices(
         ...(options.quick ? { http: LOGIN_HTTP } : {}),
       }),
     openEngine: (options) => openEngineSession(home, options),
+    plainTextSecrets: () => encrypted.plainTextOnly(),
   };
 }

@@ -11,12 +11,16 @@ export class DesktopNotifier {
   /** Kept until closed: a notification garbage-collected early loses its click handler. */
   private readonly shown = new Set<Notification>();
 
-  constructor(private readonly open: (screen: NotificationScreen) => void) {}
+  /** `enabled`: the user's setting, asked at each change (off: changes are tracked, not shown). */
+  constructor(
+    private readonly open: (screen: NotificationScreen) => void,
+    private readonly enabled: () => boolean = () => true,
+  ) {}
 
   update(next: SyncStatusSnapshot): void {
     const notes = notificationsForChange(this.previous, next);
     this.previous = next;
-    if (!Notification.isSupported()) return;
+    if (!this.enabled() || !Notification.isSupported()) return;
     for (const note of notes) {
       const notification = new Notification({ title: note.title, body: note.body });
       this.shown.add(notification);

@@ -62,6 +62,7 @@ vi.mock('electron', () => ({
 }));
 
 const { DesktopShell } = await import('./desktop-shell');
+const { shell: electronShell } = await import('electron');
 
 const user = { id: 'u1', displayName: 'Ada' };
 const loggedIn: ConnectionInfo = {
@@ -159,6 +160,37 @@ describe('DesktopShell', () => {
     );
     expect(outcome).toMatchObject({ ok: true });
     await vi.waitFor(() => expect(quire.watch).toHaveBeenCalledTimes(2));
+    await shell.stop();
+  });
+
+  it('keeps launch at login and notifications as the window sets them', async () => {
+    electron.loginItem.openAtLogin = false;
+    const { emit, shell } = startShell();
+    const port = shell.desktopSettingsPort();
+    expect(await port.read()).toEqual({ launchAtLogin: false, notifications: true });
+    expect(await port.update({ launchAtLogin: true, notifications: false })).toEqual({
+      launchAtLogin: true,
+      notifications: false,
+    });
+    expect(electron.loginItem.openAtLogin).toBe(true);
+    // The change that notified in the first test notifies no more.
+    emit('status', snapshot({ state: 'offline', pending: 2 }));
+    const shown = electron.notifications.length;
+    emit('status', snapshot({ state: 'conflicts', conflicts: 1 }));
+    expect(electron.notifications.length).toBe(shown);
+    await port.update({ notifications: true });
+    emit('status', snapshot({ state: 'offline', pending: 2 }));
+    emit('status', snapshot({ state: 'conflicts', conflicts: 1 }));
+    expect(electron.notifications.length).toBe(shown + 1);
+    await shell.stop();
+  });
+
+  it("opens paths with Electron's shell, its failure as an error", async () => {
+    const { shell } = startShell();
+    vi.mocked(electronShell.openPath).mockResolvedValueOnce('');
+    await expect(shell.openPath('/home/ada/Quire/Acme')).resolves.toBeUndefined();
+    vi.mocked(electronShell.openPath).mockResolvedValueOnce('No application');
+    await expect(shell.openPath('/home/ada/Quire/a.pdf')).rejects.toThrow(/No application/);
     await shell.stop();
   });
 });

@@ -8,12 +8,15 @@ import {
   type BrowserWindow,
   type MessageBoxOptions,
 } from 'electron';
+import type { DesktopSettings, DesktopSettingsUpdate } from '../../shared/contract/host';
 import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
+import type { DesktopSettingsPort } from '../app/host-ports';
 import type { QuireApp } from '../app/quire-app';
 import { APP_URL, isAppUrl } from './app-protocol';
 import { BackgroundSync } from './background-sync';
 import { hideOnClose } from './desktop-lifecycle';
 import { DesktopNotifier } from './desktop-notifier';
+import { DesktopPreferences } from './desktop-preferences';
 import type { DesktopStatus, SyncRunnerState } from './desktop-status';
 import { forwardEvents, registerCommandHandlers } from './ipc-bridge';
 import type { LaunchAtLogin } from './launch-at-login';
@@ -31,9 +34,19 @@ export interface DesktopShellOptions {
   readonly devServerUrl: string | undefined;
   readonly iconDir: string;
   readonly launchAtLogin: LaunchAtLogin;
+  /** Notifications on or off; default: in memory only (tests). */
+  readonly preferences?: DesktopPreferences;
 }
 
 const MINUTE = 60_000;
+
+/** Commands after which the background sync starts again (a new connection or interval). */
+const RESTARTS_WATCHER: ReadonlySet<string> = new Set([
+  'login',
+  'logout',
+  'updateSettings',
+  'startDemo',
+]);
 
 /**
  * The desktop app around one QuireApp: the background sync, the tray, the notifications, the
@@ -44,6 +57,7 @@ export class DesktopShell {
   private tray: QuireTray | undefined;
   private readonly background: BackgroundSync;
   private readonly notifier: DesktopNotifier;
+  private readonly preferences: DesktopPreferences;
   private status: DesktopStatus = {
     runner: { kind: 'starting' },
     snapshot: null,
@@ -57,7 +71,34 @@ export class DesktopShell {
     this.background = new BackgroundSync(options.app, {
       onState: (runner) => void this.runnerChanged(runner),
     });
-    this.notifier = new DesktopNotifier((screen) => this.showWindow(screen));
+    this.preferences = options.preferences ?? new DesktopPreferences();
+    this.notifier = new DesktopNotifier(
+      (screen) => this.showWindow(screen),
+      () => this.preferences.current().notifications,
+    );
+  }
+
+  /** The window's Settings for launch at login and notifications (QuireApp's host port). */
+  desktopSettingsPort(): DesktopSettingsPort {
+    return {
+      read: () => this.desktopSettings(),
+      update: async (update: DesktopSettingsUpdate) => {
+        if (update.launchAtLogin !== undefined) {
+          await this.options.launchAtLogin.set(update.launchAtLogin);
+          await this.refreshOpenAtLogin();
+        }
+        if (update.notifications !== undefined) {
+          await this.preferences.update({ notifications: update.notifications });
+        }
+        return this.desktopSettings();
+      },
+    };
+  }
+
+  /** Opens a file or folder with the system (QuireApp's host port; the path is checked there). */
+  async openPath(target: string): Promise<void> {
+    const failure = await shell.openPath(target);
+    if (failure !== '') throw new Error(`cannot open ${target}: ${failure}`);
   }
 
   /** Once the app is ready: IPC, permissions, tray, watcher; the window when asked to show it. */
@@ -65,7 +106,7 @@ export class DesktopShell {
     const quire = this.options.app;
     denyPermissions(session.defaultSession);
     const handlers = observeCommands(quire, (name) => {
-      if (name === 'login' || name === 'logout' || name === 'updateSettings') {
+      if (RESTARTS_WATCHER.has(name)) {
         this.background.restart();
       }
     });
@@ -78,6 +119,7 @@ export class DesktopShell {
     );
     this.tray = new QuireTray(this.options.iconDir, this.trayActions());
     void this.refreshOpenAtLogin();
+    void this.preferences.read().catch(() => undefined);
     this.background.start();
     if (showWindow) this.showWindow();
   }
@@ -153,6 +195,11 @@ export class DesktopShell {
           .then(() => this.refreshOpenAtLogin()),
       quit: () => app.quit(),
     };
+  }
+
+  private async desktopSettings(): Promise<DesktopSettings> {
+    const launchAtLogin = await this.options.launchAtLogin.enabled();
+    return { launchAtLogin, notifications: (await this.preferences.read()).notifications };
   }
 
   private async refreshOpenAtLogin(): Promise<void> {

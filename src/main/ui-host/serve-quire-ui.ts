@@ -66,7 +66,7 @@ export async function serveQuireUi(options: QuireUiOptions): Promise<QuireUi> {
   };
 }
 
-/** The app's commands, a successful login also starting the background sync. */
+/** The app's commands, a successful login (or demo start) also starting the background sync. */
 function withLoginStartingWatch(app: QuireApp, startWatching: () => Promise<void>): UiHostApp {
   const handlers = Object.fromEntries(
     COMMAND_NAMES.map((name) => [name, (args: never) => app[name](args)]),
@@ -75,6 +75,11 @@ function withLoginStartingWatch(app: QuireApp, startWatching: () => Promise<void
     ...handlers,
     login: async (request) => {
       const result = await app.login(request);
+      void startWatching();
+      return result;
+    },
+    startDemo: async (args) => {
+      const result = await app.startDemo(args);
       void startWatching();
       return result;
     },
