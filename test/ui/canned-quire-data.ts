@@ -186,7 +186,7 @@ export function fullWorkspace(t: Text = (s) => s): CannedBridge {
   return {
     results: {
       appInfo: { name: 'Quire', version: '0.1.0' },
-      connection: LOGGED_IN,
+      connection: { ...LOGGED_IN, plainTextSecrets: true },
       status: status(t, spaceList),
       spaceStatuses: spaceList,
       listSpaces: { organizations: [], spaces: [], errors: [t('Ops team: 403 forbidden')] },
@@ -205,6 +205,11 @@ export function fullWorkspace(t: Text = (s) => s): CannedBridge {
       pause: { paused: true, until: null },
       resume: { paused: false, until: null },
       unsyncedEdits: [],
+      // The desktop app's host: every extra there, and no keyring on this Linux.
+      capabilities: { openPath: true, startDemo: true, desktopSettings: true },
+      openPath: null,
+      desktopSettings: { launchAtLogin: false, notifications: true },
+      updateDesktopSettings: { launchAtLogin: false, notifications: false },
     },
     errors: {},
   };
@@ -255,7 +260,15 @@ export function firstRun(): CannedBridge {
     results: {
       connection: { state: 'new' },
       checkServerUrl: { origin: 'http://192.168.1.20:8080', cleartext: true },
+      capabilities: { openPath: true, startDemo: true, desktopSettings: true },
     },
-    errors: { login: { kind: 'token-rejected', message: 'The server answered 401.' } },
+    errors: {
+      login: { kind: 'token-rejected', message: 'The server answered 401.' },
+      startDemo: {
+        kind: 'folder-unusable',
+        message: '/proc/demo cannot be created',
+        folder: '/proc/demo',
+      },
+    },
   };
 }

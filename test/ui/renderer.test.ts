@@ -221,6 +221,63 @@ describe.skipIf(!available)('the renderer in Chromium', () => {
     await page.close();
   });
 
+  it('offers what the host can do: open folders and files, desktop settings, the demo', async () => {
+    const page = await open(fullWorkspace(), '#/spaces');
+    await heading(page, 'Spaces');
+    await page.getByRole('button', { name: 'Open folder of Handbook' }).click();
+    // A space that is not synced has no folder to open.
+    expect(await page.getByRole('button', { name: 'Open folder of Archive' }).count()).toBe(0);
+    await page.goto(server.url + '#/conflicts');
+    await page.getByRole('button', { name: 'Open file of Onboarding' }).click();
+    await page.goto(server.url + '#/problems');
+    await page
+      .getByRole('button', { name: /^Open file / })
+      .first()
+      .click();
+    await page.goto(server.url + '#/settings');
+    await page.getByText('No keyring protects your token').waitFor();
+    await page.getByRole('switch', { name: /^Notifications/ }).click();
+    await expect
+      .poll(() => page.getByRole('switch', { name: /^Notifications/ }).getAttribute('aria-checked'))
+      .toBe('false');
+    await shoot(page, 'settings-desktop', 'light');
+    const calls = (await page.evaluate('window.__quireCalls')) as { name: string; args: unknown }[];
+    expect(calls.filter((c) => c.name === 'openPath').map((c) => c.args)).toEqual([
+      { spaceId: 's1' },
+      { conflictId: 1 },
+      { path: expect.any(String) },
+    ]);
+    expect(calls.find((c) => c.name === 'updateDesktopSettings')?.args).toEqual({
+      notifications: false,
+    });
+    await page.close();
+
+    const first = await open(firstRun(), '');
+    await first.getByLabel('Where to sync the demo').fill('/proc/demo');
+    await first.getByRole('button', { name: 'Try the demo workspace' }).click();
+    await first.getByText('/proc/demo cannot be created').waitFor();
+    await shoot(first, 'first-run-demo-failed', 'light');
+    await expectAccessible(first, 'first run, demo failed');
+    await first.close();
+  });
+
+  it('hides what a host without those ports cannot do (quire ui: no demo, no desktop settings)', async () => {
+    const canned = fullWorkspace();
+    canned.results.capabilities = { openPath: false, startDemo: false, desktopSettings: false };
+    const page = await open(canned, '#/spaces');
+    await heading(page, 'Spaces');
+    await page.getByRole('switch', { name: 'Sync Archive' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Open folder/ }).count()).toBe(0);
+    await page.goto(server.url + '#/settings');
+    await heading(page, 'Settings');
+    expect(await page.getByRole('switch', { name: /^Notifications/ }).count()).toBe(0);
+    await page.close();
+    const first = await open({ ...firstRun(), results: { connection: { state: 'new' } } }, '');
+    await heading(first, 'Connect Quire to your workspace');
+    expect(await first.getByRole('button', { name: 'Try the demo workspace' }).count()).toBe(0);
+    await first.close();
+  });
+
   it('works from the keyboard, with a visible focus', async () => {
     const page = await open(fullWorkspace(), '#/spaces');
     await heading(page, 'Spaces');

@@ -49,6 +49,7 @@ function Connected() {
       <ConnectScreen
         defaults={defaultsOf(connection)}
         canGoBack={connection.state === 'logged-in'}
+        plainTextSecrets={connection.plainTextSecrets === true}
         onConnected={() => {
           navigate({ screen: 'spaces' });
           reload();

@@ -1,6 +1,8 @@
 import type { ConflictKind } from '../../../shared/contract/conflicts';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
+import { OpenPathButton } from '../components/OpenPathButton';
+import { useCapabilities } from '../hooks/use-capabilities';
 import { useCommand } from '../hooks/use-command';
 import { relativeTime } from '../model/format-time';
 import { routeHash } from '../model/route';
@@ -15,6 +17,7 @@ const KINDS: Record<ConflictKind, string> = {
 /** The open conflicts, each linking to its side-by-side view. */
 export function ConflictsScreen() {
   const { state, reload } = useCommand('conflicts', {}, ['conflicts']);
+  const { openPath } = useCapabilities();
   if (state.status === 'loading') return <p>Loading conflicts…</p>;
   if (state.status === 'error')
     return (
@@ -48,6 +51,15 @@ export function ConflictsScreen() {
               </p>
               <p className="mono">{conflict.path}</p>
               <p>{conflict.message}</p>
+              {openPath && conflict.kind !== 'deleted-locally' ? (
+                <div className="row">
+                  <OpenPathButton
+                    target={{ conflictId: conflict.id }}
+                    text="Open file"
+                    label={`Open file of ${conflict.pageTitle || conflict.path}`}
+                  />
+                </div>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -2,7 +2,9 @@ import { useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import type { LoginResult } from '../../../shared/contract/connection';
 import { Button } from '../components/Button';
 import { useAction } from '../hooks/use-action';
+import { useCapabilities } from '../hooks/use-capabilities';
 import { connectErrorText, type ConnectField } from '../model/connect-error';
+import { TryDemo } from './TryDemo';
 
 export interface ConnectDefaults {
   server: string;
@@ -14,13 +16,17 @@ export function ConnectScreen({
   defaults,
   onConnected,
   canGoBack = false,
+  plainTextSecrets = false,
 }: {
   defaults: ConnectDefaults;
   onConnected: (result: LoginResult) => void;
   /** Signed in already (signing in again): offer the way back to the app. */
   canGoBack?: boolean;
+  /** The OS offers no keyring: the token would be saved as good as plain text. */
+  plainTextSecrets?: boolean;
 }) {
   const action = useAction();
+  const capabilities = useCapabilities();
   const check = useAction();
   const [server, setServer] = useState(defaults.server);
   const [token, setToken] = useState('');
@@ -84,6 +90,12 @@ export function ConnectScreen({
             onChange: (event) => setToken(event.target.value),
           }}
         />
+        {plainTextSecrets ? (
+          <p className="alert warn" role="status">
+            This computer offers no keyring (such as GNOME Keyring) to encrypt the token: Quire will
+            ask before saving it unencrypted.
+          </p>
+        ) : null}
         <Field
           id="folder"
           label="Folder"
@@ -103,6 +115,7 @@ export function ConnectScreen({
           {canGoBack ? <a href="#/spaces">Back to Quire</a> : null}
         </div>
       </form>
+      {capabilities.startDemo && !canGoBack ? <TryDemo onConnected={onConnected} /> : null}
     </main>
   );
 }

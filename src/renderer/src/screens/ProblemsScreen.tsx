@@ -5,7 +5,9 @@ import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
+import { OpenPathButton } from '../components/OpenPathButton';
 import { useAction } from '../hooks/use-action';
+import { useCapabilities } from '../hooks/use-capabilities';
 import { useCommand } from '../hooks/use-command';
 import {
   problemAction,
@@ -30,6 +32,7 @@ export function ProblemsScreen({
 }) {
   const refused = useCommand('refusedChanges', {}, ['problems', 'status']);
   const action = useAction();
+  const { openPath } = useCapabilities();
   const [confirming, setConfirming] = useState<Confirmation | null>(null);
 
   const done = () => {
@@ -98,6 +101,7 @@ export function ProblemsScreen({
               title={problemTitle(problem.kind)}
               space={spaceTitle(problem.spaceId)}
               path={problem.path}
+              canOpen={openPath}
               message={problem.message}
               action={problemAction(problem, refusedList)}
               handlers={handlers}
@@ -109,6 +113,7 @@ export function ProblemsScreen({
               title={problemTitle('push-failed')}
               space={spaceTitle(r.spaceId)}
               path={r.path}
+              canOpen={openPath}
               message={r.reason}
               action={{ kind: 'retry-or-drop', refused: r }}
               handlers={handlers}
@@ -128,7 +133,10 @@ export function ProblemsScreen({
 function ProblemItem(props: {
   title: string;
   space: string;
+  /** Relative to the mirror folder. */
   path: string;
+  /** The host opens files: offer to open this one. */
+  canOpen: boolean;
   message: string;
   action: ProblemAction;
   handlers: ProblemHandlers;
@@ -143,6 +151,15 @@ function ProblemItem(props: {
         <p>{props.message}</p>
       </div>
       <ProblemActionView action={props.action} handlers={props.handlers} />
+      {props.canOpen ? (
+        <div className="row">
+          <OpenPathButton
+            target={{ path: props.path }}
+            text="Open file"
+            label={`Open file ${props.path}`}
+          />
+        </div>
+      ) : null}
     </li>
   );
 }

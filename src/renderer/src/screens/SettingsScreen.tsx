@@ -4,7 +4,9 @@ import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
 import { ErrorState } from '../components/ErrorState';
 import { useAction } from '../hooks/use-action';
+import { useCapabilities } from '../hooks/use-capabilities';
 import { useCommand } from '../hooks/use-command';
+import { DesktopSettingsCard, KeyringNotice } from './DesktopSettingsCard';
 
 /** Server and folder (chosen at sign-in), the change-request subject, the pull interval, sign out. */
 export function SettingsScreen({ onSignedOut }: { onSignedOut: () => void }) {
@@ -31,6 +33,7 @@ function SettingsForm({
   onSignedOut: () => void;
 }) {
   const action = useAction();
+  const capabilities = useCapabilities();
   const [subject, setSubject] = useState(settings.changeRequestSubject ?? '');
   const [minutes, setMinutes] = useState(String(Math.round(settings.syncIntervalMs / 60_000)));
   const [saved, setSaved] = useState(false);
@@ -67,6 +70,7 @@ function SettingsForm({
           <dt className="muted">Folder</dt>
           <dd className="mono">{settings.folder}</dd>
         </dl>
+        <KeyringNotice />
         <Button variant="danger" onClick={() => setSigningOut(true)} disabled={action.busy}>
           Sign out…
         </Button>
@@ -107,6 +111,7 @@ function SettingsForm({
           </Button>
         </div>
       </form>
+      {capabilities.desktopSettings ? <DesktopSettingsCard /> : null}
       <Dialog
         open={signingOut}
         title="Sign out?"

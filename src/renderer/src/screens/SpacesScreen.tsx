@@ -3,9 +3,11 @@ import type { SpaceStatus } from '../../../shared/contract/spaces';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
+import { OpenPathButton } from '../components/OpenPathButton';
 import { StatusPill } from '../components/StatusPill';
 import { Switch } from '../components/Switch';
 import { useAction } from '../hooks/use-action';
+import { useCapabilities } from '../hooks/use-capabilities';
 import { useCommand } from '../hooks/use-command';
 import { relativeTime } from '../model/format-time';
 import { groupByOrganization, spaceStateView } from '../model/spaces-view';
@@ -14,6 +16,7 @@ import { groupByOrganization, spaceStateView } from '../model/spaces-view';
 export function SpacesScreen() {
   const { state, reload } = useCommand('spaceStatuses', {}, ['status', 'run']);
   const action = useAction();
+  const { openPath } = useCapabilities();
   const [listErrors, setListErrors] = useState<readonly string[]>([]);
 
   const refresh = async () => {
@@ -68,7 +71,12 @@ export function SpacesScreen() {
         groups.map((group) => (
           <section key={group.organization} className="card" aria-label={group.organization}>
             <h2>{group.organization}</h2>
-            <SpaceTable spaces={group.spaces} busy={action.busy} onToggle={toggle} />
+            <SpaceTable
+              spaces={group.spaces}
+              busy={action.busy}
+              canOpen={openPath}
+              onToggle={toggle}
+            />
           </section>
         ))
       )}
@@ -79,10 +87,13 @@ export function SpacesScreen() {
 function SpaceTable({
   spaces,
   busy,
+  canOpen,
   onToggle,
 }: {
   spaces: readonly SpaceStatus[];
   busy: boolean;
+  /** The host opens folders (the desktop app, `quire ui`). */
+  canOpen: boolean;
   onToggle: (space: SpaceStatus, enabled: boolean) => Promise<void>;
 }) {
   const now = new Date();
@@ -96,6 +107,11 @@ function SpaceTable({
           <th scope="col">Revision</th>
           <th scope="col">Pages</th>
           <th scope="col">Last sync</th>
+          {canOpen ? (
+            <th scope="col">
+              <span className="visually-hidden">Folder</span>
+            </th>
+          ) : null}
         </tr>
       </thead>
       <tbody>
@@ -127,6 +143,17 @@ function SpaceTable({
               <td className="mono">{space.revision ?? '—'}</td>
               <td>{space.pages}</td>
               <td>{space.lastSync ? relativeTime(space.lastSync, now) : 'Never'}</td>
+              {canOpen ? (
+                <td>
+                  {space.enabled && space.state !== 'removed' ? (
+                    <OpenPathButton
+                      target={{ spaceId: space.id }}
+                      text="Open folder"
+                      label={`Open folder of ${space.title}`}
+                    />
+                  ) : null}
+                </td>
+              ) : null}
             </tr>
           );
         })}
