@@ -24,6 +24,10 @@ function fakeApp() {
       received.push(args);
       return { paused: true, until: args.until };
     },
+    openPath: async (args: unknown) => {
+      received.push(args);
+      return null;
+    },
     on: events.on.bind(events),
   };
 }
@@ -118,6 +122,17 @@ describe('the UI host', () => {
     );
     expect(JSON.parse(paused.body)).toEqual({ ok: true, result: { paused: true, until: null } });
     expect(received).toEqual([{ until: null }]);
+  });
+
+  it('carries the host commands too, their paths kept inside the mirror', async () => {
+    const opened = JSON.parse((await command('openPath', { path: 'Acme/Handbook/a.md' })).body);
+    expect(opened).toEqual({ ok: true, result: null });
+    const outside = JSON.parse((await command('openPath', { path: '../../etc/passwd' })).body);
+    expect(outside).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-argument', field: 'path' },
+    });
+    expect(received).toEqual([{ path: 'Acme/Handbook/a.md' }]);
   });
 
   it('answers a failing or malformed command as data, never reaching the app', async () => {

@@ -18,7 +18,7 @@ export function TryDemo({ onConnected }: { onConnected: (result: LoginResult) =>
     if (result) onConnected(result);
   };
   return (
-    <section className="card" aria-labelledby="demo-title">
+    <section className="card demo-offer" aria-labelledby="demo-title">
       <h2 id="demo-title">No server yet?</h2>
       <p className="muted">
         Try Quire with a demo workspace: a server on this computer with sample spaces, synced into a
