@@ -6,6 +6,7 @@
  * (test-results/ui-journeys), checked with axe-core, and shows hostile titles that must stay text.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeRequestContentChange } from '@gitbook/api';
@@ -61,6 +62,15 @@ async function remoteEdit(spaceId: string, changes: ChangeRequestContentChange[]
   await api.mergeChangeRequest(spaceId, cr.id);
 }
 
+/** A loopback port nothing listens on (one just closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
 async function syncNow(): Promise<void> {
   await page.getByRole('button', { name: 'Sync now' }).click();
 }
@@ -103,7 +113,7 @@ describe.skipIf(!available)('UI journeys against quire ui and the real server', 
     await page.getByRole('heading', { name: 'Connect Quire to your workspace' }).waitFor();
     await captureScreen(page, 'first-run', checks);
 
-    await page.getByLabel('Server address').fill('http://127.0.0.1:9');
+    await page.getByLabel('Server address').fill(`http://127.0.0.1:${await closedPort()}`);
     await page.getByLabel('Access token').fill(TOKEN);
     await page.getByLabel('Folder').fill(mirror);
     await page.getByRole('button', { name: 'Connect' }).click();
@@ -133,5 +143,76 @@ describe.skipIf(!available)('UI journeys against quire ui and the real server', 
     await page.getByRole('region', { name: 'Northwind' }).getByText('Synced').first().waitFor();
     expect(fileText(guideFile('setup.md'))).toContain('Two.');
     await captureScreen(page, 'spaces', checks);
+  });
+
+  it('an edit saved on disk: the header shows syncing, then up to date, and the server has it', async () => {
+    await takePillStates(page);
+    const edited = '# Setup\n\nOne.\n\nTwo, edited on disk.\n\nThree.\n';
+    writeFileSync(guideFile('setup.md'), edited);
+    await eventually('the edit on the server', async () =>
+      (await pushedMarkdown(t, TOKEN, GUIDE, 'p-setup'))?.includes('Two, edited on disk.')
+        ? true
+        : undefined,
+    );
+    await waitForHeader(page, 'Up to date');
+    expect(await takePillStates(page)).toEqual(expect.arrayContaining(['Syncing…', 'Up to date']));
+    await openScreen(page, 'Activity');
+    await page.getByText(/setup\.md|Setup/).first().waitFor();
+    await captureScreen(page, 'activity', checks);
+  });
+
+  it('pause and resume from the header: edits wait while paused, and go out on resume', async () => {
+    await page.getByRole('button', { name: 'Pause…' }).click();
+    await page.getByRole('dialog', { name: 'Pause sending your edits' }).waitFor();
+    await captureScreen(page, 'pause-dialog', checks);
+    await page.getByRole('button', { name: 'Until I resume' }).click();
+    await waitForHeader(page, 'Paused');
+    const edited = '# Usage\n\nFirst.\n\nSecond, while paused.\n\nThird.\n';
+    writeFileSync(guideFile('usage.md'), edited);
+    await page.getByText('1 change waiting').waitFor();
+    await captureScreen(page, 'paused', checks);
+    expect(await pushedMarkdown(t, TOKEN, GUIDE, 'p-usage')).not.toContain('while paused');
+
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await waitForHeader(page, 'Up to date');
+    await page.getByText('Nothing waiting').waitFor();
+    expect(await pushedMarkdown(t, TOKEN, GUIDE, 'p-usage')).toBe(edited);
+  });
+
+  it('selective sync: a space turned off is left alone, turned on again catches up', async () => {
+    await openScreen(page, 'Spaces');
+    const archive = page.getByRole('switch', { name: 'Sync Archive' });
+    await archive.click();
+    await expect.poll(() => archive.getAttribute('aria-checked')).toBe('false');
+    const row = page.getByRole('row').filter({ has: archive });
+    await row.getByText('Not synced').waitFor();
+    await captureScreen(page, 'spaces-archive-off', checks);
+
+    const note = join(mirror, 'Northwind', 'Archive', 'old-note-2.md');
+    const before = fileText(note);
+    expect(before).toContain('Kept for the record.');
+    await remoteEdit(ARCHIVE, [
+      {
+        operation: 'update_page',
+        page: ARCHIVE_PAGES[1],
+        document: { markdown: '# Old note 2\n\nRewritten on the server.\n' },
+      },
+    ]);
+    await takePillStates(page);
+    await syncNow();
+    await waitForHeader(page, 'Up to date');
+    await eventually('a sync to run', async () =>
+      (await takePillStates(page)).includes('Syncing…') ? true : undefined,
+    );
+    await waitForHeader(page, 'Up to date');
+    expect(fileText(note)).toBe(before);
+
+    await archive.click();
+    await expect.poll(() => archive.getAttribute('aria-checked')).toBe('true');
+    await syncNow();
+    await eventually('the space to catch up', () =>
+      fileText(note)?.includes('Rewritten on the server.') ? true : undefined,
+    );
+    await row.getByText('Synced').waitFor();
   });
 });

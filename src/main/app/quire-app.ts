@@ -191,6 +191,8 @@ export class QuireApp implements QuireCommandHandlers {
   async resume(_args: NoArgs): Promise<PauseState> {
     return this.withEngine(false, async (engine) => {
       await engine.resume();
+      // What waited goes out now, not at the watcher's next pull (up to 30 s later).
+      this.watchControl?.syncNow();
       await this.announce();
       return pauseStateOf(await engine.pauseState());
     });
