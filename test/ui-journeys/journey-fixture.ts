@@ -20,6 +20,9 @@ export const ARCHIVE = 's-archive';
 export const HOSTILE_SPACE = 's-hostile';
 export const ARCHIVE_PAGES = ['p-a1', 'p-a2', 'p-a3', 'p-a4', 'p-a5'] as const;
 
+/** The hostile page: its title (the leading heading) and its text are payloads. */
+export const HOSTILE_MARKDOWN = `# ${XSS_PAYLOADS[5]!}\n\nHostile page.\n\nTwo.\n\nThree.\n\n${XSS_PAYLOADS.join('\n\n')}\n`;
+
 /** Titles at most 50 characters (the spec's limit for spaces and the like). */
 const shortPayloads = XSS_PAYLOADS.filter((payload) => payload.length <= 50);
 
@@ -92,7 +95,7 @@ export function journeyFixture(): Fixture {
               {
                 id: 'p-hostile',
                 title: XSS_PAYLOADS[5]!,
-                markdown: `# Hostile\n\nOne.\n\nTwo.\n\nThree.\n\n${XSS_PAYLOADS.join('\n\n')}\n`,
+                markdown: HOSTILE_MARKDOWN,
               },
               ...XSS_PAYLOADS.slice(1, 6).map((title, i) => ({
                 id: `p-x${i}`,

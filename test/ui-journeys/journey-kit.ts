@@ -67,7 +67,11 @@ export const JOURNEY_INIT_SCRIPT = `(() => {
 
 /** The header's overall state as shown now ("Up to date", "Syncing…", "Paused"…). */
 export async function headerState(page: Page): Promise<string | null> {
-  return page.locator('.status-line .pill').first().textContent({ timeout: 1_000 }).catch(() => null);
+  return page
+    .locator('.status-line .pill')
+    .first()
+    .textContent({ timeout: 1_000 })
+    .catch(() => null);
 }
 
 /** Waits until the header shows `label` (a string: exactly; a RegExp: matching). */
