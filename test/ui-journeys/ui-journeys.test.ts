@@ -307,6 +307,7 @@ describe.skipIf(!available)(
 
       await page.getByRole('link', { name: 'Usage' }).click();
       await page.getByRole('button', { name: 'Take theirs' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
       await page.getByRole('link', { name: 'Usage' }).waitFor({ state: 'detached' });
       expect(fileText(guideFile('usage.md'))).toContain('Second, theirs.');
       expect(fileText(guideFile('usage.md'))).not.toContain('while paused');
