@@ -42,7 +42,7 @@ import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import { readQuireConfig, writeQuireConfig, type QuireConfig } from '../config/quire-home';
 import { DrainLock, drainLockPath } from '../outbox/drain-lock';
 import { serverTokenKey } from '../secrets/file-secret-store';
-import { DEFAULT_PULL_INTERVAL_MS } from '../sync/sync-watcher';
+import { DEFAULT_PULL_INTERVAL_MS, TOKEN_REJECTED_MESSAGE } from '../sync/sync-watcher';
 import { AppEvents } from './app-events';
 import type { AppServices, EngineSession, WatchControl } from './app-services';
 import { EngineSessions, requireConfig } from './engine-sessions';
@@ -84,6 +84,11 @@ export class QuireApp implements QuireCommandHandlers {
   private readonly services: AppServices;
   private readonly sessions: EngineSessions;
   private watchControl: WatchControl | undefined;
+  /**
+   * The watcher stopped on a rejected token: the status says so until the next login (the
+   * watcher's runtime record, which said it, is cleared when it stops).
+   */
+  private tokenRejected = false;
   /** What was last announced, so an unchanged list is not sent again. */
   private announced: { conflicts?: string; problems?: string } = {};
 
@@ -118,7 +123,12 @@ export class QuireApp implements QuireCommandHandlers {
         this.sessions.rememberLoginRemote(server, token, remote);
         return remote;
       };
-      return login({ services: this.services, env: this.options.env, connect }, request);
+      const result = await login(
+        { services: this.services, env: this.options.env, connect },
+        request,
+      );
+      this.tokenRejected = false;
+      return result;
     });
   }
 
@@ -207,6 +217,8 @@ export class QuireApp implements QuireCommandHandlers {
   async resume(_args: NoArgs): Promise<PauseState> {
     return this.withEngine(false, async (engine) => {
       await engine.resume();
+      // What waited goes out now, not at the watcher's next pull (up to 30 s later).
+      this.watchControl?.syncNow();
       await this.announce();
       return pauseStateOf(await engine.pauseState());
     });
@@ -215,6 +227,8 @@ export class QuireApp implements QuireCommandHandlers {
   async confirmDeletes(args: { spaceId: string }): Promise<null> {
     return this.withEngine(false, async (engine) => {
       await engine.confirmDeletes(args.spaceId);
+      // The confirmed deletions go out now, not at the watcher's next pull.
+      this.watchControl?.syncNow();
       return null;
     });
   }
@@ -278,7 +292,8 @@ export class QuireApp implements QuireCommandHandlers {
   }
 
   async status(_args: NoArgs): Promise<SyncStatusSnapshot> {
-    return this.withEngine(false, (engine) => engine.syncStatus());
+    const status = await this.withEngine(false, (engine) => engine.syncStatus());
+    return this.tokenRejected ? withTokenRejected(status) : status;
   }
 
   async activity(args: { limit: number | null }): Promise<readonly ActivityEntry[]> {
@@ -362,6 +377,7 @@ export class QuireApp implements QuireCommandHandlers {
             signal: options.signal,
             ...(intervalMs !== undefined ? { intervalMs } : {}),
             onStatus: (status) => {
+              if (status.tokenRejected) this.tokenRejected = true;
               this.events.emit('status', status);
               void this.announce({ status: false }).catch(() => undefined);
             },
@@ -449,7 +465,8 @@ export class QuireApp implements QuireCommandHandlers {
     if (engine === undefined) return;
     const wanted =
       (which.status && this.events.listened('status')) || this.events.listened('problems');
-    const status = wanted ? await engine.syncStatus() : undefined;
+    const read = wanted ? await engine.syncStatus() : undefined;
+    const status = read !== undefined && this.tokenRejected ? withTokenRejected(read) : read;
     if (status !== undefined && which.status) this.events.emit('status', status);
     if (status !== undefined) {
       this.emitIfChanged('problems', status.problems);
@@ -467,6 +484,10 @@ export class QuireApp implements QuireCommandHandlers {
     this.announced[event] = text;
     this.events.emit(event, list as never);
   }
+}
+
+function withTokenRejected(status: SyncStatusSnapshot): SyncStatusSnapshot {
+  return { ...status, state: 'error', error: TOKEN_REJECTED_MESSAGE, tokenRejected: true };
 }
 
 function pauseStateOf(state: { paused: boolean; until: Date | null }): PauseState {
