@@ -268,6 +268,8 @@ export class QuireApp implements QuireCommandHandlers {
       false,
       async (engine) => {
         const count = await engine.retryRefused(args.id ?? undefined);
+        // Sent again now, not at the watcher's next pull.
+        if (count > 0) this.watchControl?.syncNow();
         await this.announce();
         return { count };
       },
