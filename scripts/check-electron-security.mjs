@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const BLOCKING = new Set(['HIGH', 'CRITICAL']);
+const SEVERITIES = new Set(['INFORMATIONAL', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL']);
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -42,10 +43,9 @@ try {
   const report = join(scratch, 'report.csv');
   const cli = require.resolve('@doyensec/electronegativity/dist/index.js');
   const input = values.input ?? join(root, 'out');
-  run(process.execPath, [cli, '-i', input, '-e', electronVersion, '-r', '-o', report]);
-  const findings = csvRows(readFileSync(report, 'utf8'))
-    .slice(1)
-    .map(([issue, severity, , file, location]) => ({ issue, severity, file, location }));
+  const findings = readReport(report, () =>
+    run(process.execPath, [cli, '-i', input, '-e', electronVersion, '-r', '-o', report]),
+  );
   for (const finding of findings) {
     const mark = BLOCKING.has(finding.severity) ? 'FAIL' : 'note';
     console.log(`${mark} ${finding.severity} ${finding.issue} ${finding.file}:${finding.location}`);
@@ -57,6 +57,26 @@ try {
   process.exitCode = blocking.length === 0 ? 0 : 1;
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/**
+ * Runs electronegativity and reads its CSV report. Its writer sometimes leaves a report whose rows
+ * are interleaved (seen on a loaded machine: it exits while writes are pending), so a report with a
+ * row that does not parse as a finding is produced again, up to three times, instead of being read
+ * wrong in either direction.
+ */
+function readReport(path, produce) {
+  for (let attempt = 1; ; attempt++) {
+    produce();
+    const findings = csvRows(readFileSync(path, 'utf8'))
+      .slice(1)
+      .map(([issue, severity, , file, location]) => ({ issue, severity, file, location }));
+    const wellFormed = findings.every(
+      (finding) => /^[A-Z_]+$/.test(finding.issue ?? '') && SEVERITIES.has(finding.severity),
+    );
+    if (wellFormed) return findings;
+    if (attempt === 3) throw new Error('electronegativity wrote an unreadable report three times');
+  }
 }
 
 /** The rows of electronegativity's CSV report: quoted fields may hold commas and line breaks. */

@@ -11,8 +11,13 @@ export const RENDERER_DIR = join(ROOT, 'out/renderer');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results/ui');
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** Builds the app as a user gets it (`electron-vite build`), for out/renderer/index.html. */
+/**
+ * Builds the app as a user gets it (`electron-vite build`), for out/renderer/index.html. Under
+ * vitest the global setup (test/support/app-build-setup.ts) has built it once for every test
+ * file: rebuilding here would rewrite out/ while other files read it.
+ */
 export function buildRenderer(): void {
+  if (process.env['VITEST'] !== undefined) return;
   const result = spawnSync(
     process.execPath,
     [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
