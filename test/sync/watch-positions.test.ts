@@ -175,9 +175,11 @@ describe('sync --watch and a change the server refuses', TIMEOUT, () => {
       join(space, 'refused.md'),
       `---\nemoji: ${'x'.repeat(60)}\n---\n\n# Refused page\n\nText.\n`,
     );
-    const refused = await eventually('the refusal', async () => {
+    // The drain records the refusal in the outbox, and the push its problem right after: a status
+    // read in between shows the first only, so wait for both.
+    const refused = await eventually('the refusal and its problem', async () => {
       const json = await statusJson();
-      return json.refused.length > 0 ? json : undefined;
+      return json.refused.length > 0 && json.problems.length > 0 ? json : undefined;
     });
     expect(refused.refused).toEqual([
       expect.objectContaining({
