@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Protocol } from 'electron';
+import { RENDERER_CONTENT_TYPES } from '../../shared/renderer-content-types';
 
 /**
  * The renderer is served from `app://quire/…`, not `file://`: a custom standard scheme gives the
@@ -29,19 +30,6 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-};
-
 /** Must run before the app is ready: the scheme behaves like https (standard, secure, fetch). */
 export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>): void {
   protocol.registerSchemesAsPrivileged([
@@ -69,7 +57,8 @@ export async function rendererResponse(rendererDir: string, url: string): Promis
   }
   return new Response(new Uint8Array(body), {
     headers: {
-      'content-type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'content-type':
+        RENDERER_CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
     },

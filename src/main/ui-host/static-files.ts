@@ -1,6 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { RENDERER_CONTENT_TYPES } from '../../shared/renderer-content-types';
 
 /**
  * What the UI's page may do in the browser: its own scripts and styles only, fetches back to this
@@ -28,19 +29,6 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-const TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
-
 /**
  * The built renderer (`out/renderer`) as files: `/` is index.html; a path that leaves the folder,
  * through `..` or a symbolic link, or names a type the UI does not ship, is not found.
@@ -54,7 +42,8 @@ export class StaticFiles {
 
   async serve(pathname: string, response: ServerResponse): Promise<void> {
     const file = await this.resolve(pathname === '/' ? '/index.html' : pathname);
-    const type = file === undefined ? undefined : TYPES[path.extname(file).toLowerCase()];
+    const type =
+      file === undefined ? undefined : RENDERER_CONTENT_TYPES[path.extname(file).toLowerCase()];
     const body = file === undefined || type === undefined ? undefined : await readOrNull(file);
     if (body === undefined) {
       response.writeHead(404, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
