@@ -156,11 +156,13 @@ describe('changes the server refuses', { timeout: 120_000 }, () => {
     ]);
     expect(
       refusedStatus.problems.find((problem) => problem.path.endsWith('child.md'))!.message,
-    ).toContain(`quire retry ${refused!.id}`);
+    ).toContain(`refused change #${refused!.id}: retry or drop it`);
     const text = await quire('status');
     expect(text.output).toMatch(
       new RegExp(`Refused #${refused!.id} insert_page ${HANDBOOK}/bad/README.md: .*emoji`),
     );
+    // The CLI names its own commands; the engine's message (also shown by the app) does not.
+    expect(text.output).toContain('`quire retry <id>` sends a refused change again');
 
     // A later change is not held back by the refused one.
     write('later.md', '# Later\n\nAfter the refusal.\n');

@@ -7,6 +7,7 @@ export type { SyncProblemKind };
 export const PUSH_PROBLEM_KINDS: ReadonlySet<SyncProblemKind> = new Set([
   'not-pushed',
   'push-blocked',
+  'folder-missing',
   'push-failed',
 ]);
 

@@ -124,7 +124,7 @@ export class PullConflicts {
         localPath,
         entry,
         localHash,
-        `${localPath} was edited locally and changed remotely (${reason}); the local file was kept as it is and the remote version saved for \`quire resolve\``,
+        `${localPath} was edited locally and changed remotely (${reason}); the local file was kept as it is and the remote version saved as a conflict to resolve`,
         baseText,
         remote,
         baseText === undefined ? null : base.contentHash,
@@ -167,7 +167,7 @@ export class PullConflicts {
       entry.path,
       entry,
       localHash,
-      `${entry.path} was replaced locally and changed remotely; the local file was kept and the remote one not downloaded (see \`quire resolve\`)`,
+      `${entry.path} was replaced locally and changed remotely; the local file was kept and the remote one not downloaded until the conflict is resolved`,
     );
   }
 
@@ -204,7 +204,7 @@ export class PullConflicts {
 
   /** The file of a page edited remotely was deleted locally: the pull writes it again. */
   deletedLocally(entry: LayoutEntry): void {
-    const message = `${entry.path} was deleted locally, but its page was edited remotely: the remote version was written again (\`quire resolve --mine\` deletes it again)`;
+    const message = `${entry.path} was deleted locally, but its page was edited remotely: the remote version was written again (keeping your version of the conflict deletes it again)`;
     this.dropPages.push({ pageId: entry.pageId!, path: entry.path, deleted: 'locally' });
     this.conflicts.push({
       conflict: this.conflictOf(

@@ -39,7 +39,7 @@ import { scanForPush } from './scan-for-push';
 
 /** Problems of one push, in the engine's report terms. */
 export interface PushProblem {
-  kind: 'not-pushed' | 'push-blocked' | 'push-failed';
+  kind: 'not-pushed' | 'push-blocked' | 'folder-missing' | 'push-failed';
   path: string | null;
   pageId: string | null;
   message: string;
@@ -163,16 +163,17 @@ export class SpacePusher {
       });
     }
     if (classified.guard !== null) {
-      // Nothing of this space is queued or sent until the user confirms (`quire confirm-deletes`).
+      // Nothing of this space is queued or sent until the user confirms the deletions, or the
+      // folder is back.
       result.stopped = 'blocked';
       result.problems.push({
-        kind: 'push-blocked',
+        kind: classified.guard === 'mass-delete' ? 'push-blocked' : 'folder-missing',
         path: null,
         pageId: null,
         message:
           classified.guard === 'mass-delete'
             ? // The classifier's message already says that nothing was pushed.
-              `${classified.message ?? 'Too many pages would be deleted; nothing was pushed until you confirm'}: run \`quire confirm-deletes ${space.id}\` to push the deletions`
+              `${classified.message ?? 'Too many pages would be deleted; nothing was pushed until you confirm'}: confirm the deletions to push them`
             : (classified.message ?? 'The space folder is missing; nothing was pushed'),
       });
       return result;

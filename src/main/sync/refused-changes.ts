@@ -94,7 +94,7 @@ export class RefusedChanges {
         problems.push({
           path,
           pageId: null,
-          message: `waits for ${refused.path ?? `change ${refused.id}`}, which the server refused (\`quire retry ${refused.id}\` or \`quire drop ${refused.id}\`)`,
+          message: `waits for ${refused.path ?? `change ${refused.id}`}, which the server refused (refused change #${refused.id}: retry or drop it)`,
         });
       }
     }
@@ -160,5 +160,5 @@ export class RefusedChanges {
  * path, printed beside it, so the message does not repeat it.
  */
 export function refusalMessage(refused: RefusedChange): string {
-  return `the server refused ${WHAT[refused.kind]} (${refused.reason}); fix it and run \`quire retry ${refused.id}\`, or \`quire drop ${refused.id}\` to keep it local`;
+  return `the server refused ${WHAT[refused.kind]} (${refused.reason}); fix it and retry refused change #${refused.id}, or drop it to keep the file local`;
 }

@@ -106,6 +106,8 @@ export async function pushSpace(
         if (PUSH_PROBLEM_KINDS.has(existing.kind)) ctx.problems.remove(existing.id);
       }
       for (const problem of report.problems) {
+        // Refused changes' problems are read from the outbox (space-status.ts), not recorded.
+        if (problem.kind === 'push-failed') continue;
         ctx.problems.add({ ...problem, spaceId: space.id, createdAt: now });
       }
     })();

@@ -40,7 +40,7 @@ export function spaceStatuses(ctx: EngineContext): SpaceStatus[] {
   const organizations = new Map(ctx.spaces.listOrganizations().map((org) => [org.id, org]));
   const result: SpaceStatus[] = [];
   for (const space of ctx.spaces.listSpaces()) {
-    const problems = ctx.problems.list(space.id);
+    const problems = problemsOf(ctx, space.id);
     if (space.removedAt !== null && problems.length === 0) continue;
     const conflicts = ctx.conflictStore.open(space.id);
     result.push({
@@ -65,6 +65,28 @@ export function spaceStatuses(ctx: EngineContext): SpaceStatus[] {
     });
   }
   return result;
+}
+
+/**
+ * The space's recorded problems, and those of its refused changes read from the outbox itself:
+ * the drain marks a change refused in the outbox's own transaction, so a status read at any
+ * moment shows the refusal and its problem together (never one without the other).
+ */
+function problemsOf(ctx: EngineContext, spaceId: string): SyncProblem[] {
+  const recorded = ctx.problems.list(spaceId).filter((problem) => problem.kind !== 'push-failed');
+  const refused = ctx.refused.problems(spaceId).map(
+    (problem, index): SyncProblem => ({
+      // Not rows of sync_problems: negative ids keep them apart from recorded ones.
+      id: -(index + 1),
+      spaceId,
+      kind: 'push-failed',
+      path: problem.path,
+      pageId: problem.pageId,
+      message: problem.message,
+      createdAt: '',
+    }),
+  );
+  return [...recorded, ...refused];
 }
 
 /** Open conflicts (and edit-against-delete notes) of every space, oldest first. */

@@ -133,18 +133,15 @@ export class SyncEngine {
     return dropped;
   }
 
-  /** The recorded refusal problems, after a retry or drop, without waiting for the next push. */
+  /**
+   * Refusal problems are read from the outbox (space-status.ts); rows an older version recorded
+   * are removed so they cannot outlive a retry or drop.
+   */
   private refreshRefusalProblems(): void {
-    const { db, problems, outbox, refused } = this.ctx;
-    const now = nowOf(this.ctx);
+    const { db, problems } = this.ctx;
     db.transaction(() => {
       for (const existing of problems.list()) {
         if (existing.kind === 'push-failed') problems.remove(existing.id);
-      }
-      for (const spaceId of outbox.spaces()) {
-        for (const problem of refused.problems(spaceId)) {
-          problems.add({ ...problem, kind: 'push-failed', spaceId, createdAt: now });
-        }
       }
     })();
   }
@@ -248,9 +245,11 @@ export class SyncEngine {
 
   /** Edits in the space folders that no push has recorded yet (a read-only quick scan). */
   unsyncedEdits(): Promise<UnsyncedEdit[]> {
-    const { index, edits, ignore, problems } = this.ctx;
+    const { index, edits, ignore, problems, refused } = this.ctx;
+    const reportedPaths = (spaceId: string) =>
+      [...problems.list(spaceId), ...refused.problems(spaceId)].flatMap((p) => p.path ?? []);
     return findUnsyncedEdits(
-      { index, edits, ignore, problems },
+      { index, edits, ignore, reportedPaths },
       this.syncedFolders().map(({ spaceId, root }) => ({
         spaceId,
         root,

@@ -1,5 +1,4 @@
 import type { FileIndex } from '../cache/file-index';
-import type { SyncProblems } from '../cache/sync-problems';
 import type { IgnoreRule } from '../local/ignore-rules';
 import type { LocalEdits } from '../cache/local-edits';
 import { scanForPush } from './scan-for-push';
@@ -18,7 +17,8 @@ export interface UnsyncedEditsDeps {
   index: FileIndex;
   edits: LocalEdits;
   ignore: IgnoreRule;
-  problems: SyncProblems;
+  /** Files already reported as problems (recorded ones and refused changes'), by space. */
+  reportedPaths(spaceId: string): readonly string[];
 }
 
 export interface ScannedSpace {
@@ -43,9 +43,7 @@ export async function findUnsyncedEdits(
   for (const space of spaces) {
     const { scan } = await scanForPush(deps, space.spaceId, space.root, space.held);
     if (scan.status !== 'scanned') continue;
-    const reported = new Set(
-      deps.problems.list(space.spaceId).flatMap((problem) => problem.path ?? []),
-    );
+    const reported = new Set(deps.reportedPaths(space.spaceId));
     const gone = new Map(scan.deleted.map((file) => [file.contentHash, file.path]));
     const moved = new Set<string>();
     const edits: UnsyncedEdit[] = [];

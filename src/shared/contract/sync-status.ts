@@ -30,6 +30,8 @@ export type SyncProblemKind =
   | 'not-pushed'
   /** Nothing of the space was pushed until the user confirms (mass deletion, missing folder). */
   | 'push-blocked'
+  /** The space folder is gone: nothing of the space was pushed until it is back (or the space off). */
+  | 'folder-missing'
   /** The server refused a pushed change (`quire retry` / `quire drop`). */
   | 'push-failed';
 

@@ -2,6 +2,7 @@ import { CommandFailedError } from '../../../shared/contract/command-error';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliCommand, type Run } from '../cli-run';
 import { refusedJson, spaceStatusJson } from '../output/json';
 import { changeRequestText, errorLabel, unsyncedText } from '../output/sync-text';
+import { problemHints } from '../output/problem-hints';
 import { plural } from '../output/text';
 import { terminalText } from '../terminal-text';
 
@@ -96,8 +97,6 @@ export const status: CliCommand = async (run, values, args) => {
     );
     for (const held of change.holds) run.out(`  holds back ${terminalText(held)}`);
   }
-  if (refused.length > 0) {
-    run.out('`quire retry <id>` sends a refused change again; `quire drop <id>` keeps it local.');
-  }
+  for (const hint of problemHints(model.problems, refused.length)) run.out(hint);
   return EXIT_OK;
 };

@@ -1,6 +1,7 @@
 import { CommandFailedError } from '../../../shared/contract/command-error';
 import { CliError, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, type Run, type Values } from '../cli-run';
 import { changeRequestText, outcomeText, watchRunText } from '../output/sync-text';
+import { problemHints } from '../output/problem-hints';
 import { plural, quote } from '../output/text';
 import type { ProgressBar } from '../progress-bar';
 import { terminalText } from '../terminal-text';
@@ -41,6 +42,10 @@ export async function syncOnce(
     for (const problem of space.problems) run.out(`  problem: ${terminalText(problem)}`);
   }
   for (const error of result.errors) run.out(`problem: ${terminalText(error)}`);
+  if (conflicts + problems > 0) {
+    const status = await run.app.status({});
+    for (const hint of problemHints(status.problems, 0)) run.out(hint);
+  }
   if (result.spaces.length === 0) {
     run.out('No space is enabled: `quire spaces enable <spaceId>` picks one.');
   }

@@ -31,7 +31,7 @@ export function unsyncedFileOutcome(
         entry,
         localPath: entry.path,
         localHash,
-        message: `${entry.path} differs from the remote version and was never synced from it, so the two cannot be merged: the local file was kept as it is (see \`quire resolve\`)`,
+        message: `${entry.path} differs from the remote version and was never synced from it, so the two cannot be merged: the local file was kept as it is and the remote version saved as a conflict to resolve`,
       },
     };
   }

@@ -17,6 +17,7 @@ const TITLES: Record<SyncProblemKind, string> = {
   'download-failed': 'Could not be downloaded',
   'not-pushed': 'Not sent: fix the file',
   'push-blocked': 'Waiting for your confirmation',
+  'folder-missing': 'Space folder missing',
   'push-failed': 'Refused by the server',
 };
 
