@@ -8,7 +8,15 @@ export default defineConfig({
     // `dependencies` stays in node_modules: better-sqlite3's native binding cannot be bundled, and
     // electron-builder rebuilds it for Electron (test/electron/electron-security.test.ts checks).
     plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          // The demo server's CPU workers (src/main/index.ts points the server at it).
+          'cpu-worker': resolve('src/server/workers/cpu-worker-entry.ts'),
+        },
+      },
+    },
   },
   preload: {
     plugins: [externalizeDepsPlugin()],
@@ -23,6 +31,11 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     plugins: [react()],
-    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    // electron-vite leaves bundles unminified by default; the renderer is also served by
+    // `quire ui`, so it ships minified (a third of the size).
+    build: {
+      minify: 'esbuild',
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
   },
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEMO_TOKEN } from '../server/fixture/demo-workspace';
-import type { DemoServer } from './demo-server';
+import type { DemoServer, DemoServerOptions } from './demo-server';
 
 /** The demo server for a desktop host: started on demand, once, and closed with the app. */
 export interface DemoLauncher {
@@ -16,11 +16,13 @@ export interface DemoLauncher {
  * The "Try the demo workspace" port of a composition root (the Electron main): the server's
  * database in `dataDir`, loaded only when first asked for (the app starts without the server).
  */
-export function demoLauncher(dataDir: string): DemoLauncher {
+export function demoLauncher(dataDir: string, options: DemoServerOptions = {}): DemoLauncher {
   let started: Promise<DemoServer> | undefined;
   return {
     start: async () => {
-      started ??= import('./demo-server').then(({ startDemoServer }) => startDemoServer(dataDir));
+      started ??= import('./demo-server').then(({ startDemoServer }) =>
+        startDemoServer(dataDir, options),
+      );
       const server = await started.catch((error: unknown) => {
         started = undefined;
         throw error;

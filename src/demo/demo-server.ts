@@ -6,6 +6,11 @@ import { openDatabase, type Db } from '../server/db/open-database';
 import { demoFixture } from '../server/fixture/demo-workspace';
 import { isDatabaseEmpty, loadFixture } from '../server/fixture/load-fixture';
 
+export interface DemoServerOptions {
+  /** The CPU workers' entry in a bundled build (see src/server/workers/cpu-worker-entry.ts). */
+  cpuWorkerFile?: string;
+}
+
 export interface DemoServer {
   readonly url: string;
   close(): Promise<void>;
@@ -16,13 +21,16 @@ export interface DemoServer {
  * It listens on the port it had last time: the demo's Quire home stays logged in to this very
  * URL across runs (a home keeps its server). The first run takes a free port.
  */
-export async function startDemoServer(dataDir: string): Promise<DemoServer> {
+export async function startDemoServer(
+  dataDir: string,
+  options: DemoServerOptions = {},
+): Promise<DemoServer> {
   await mkdir(dataDir, { recursive: true });
   const db = openDatabase(path.join(dataDir, 'server.db'));
   let server: QuireServer | undefined;
   try {
     if (isDatabaseEmpty(db)) loadFixture(db, demoFixture(), systemClock);
-    server = buildServer({ db, logger: false, config: { cpuWarmThreads: 0 } });
+    server = buildServer({ db, logger: false, config: { cpuWarmThreads: 0, ...options } });
     const portFile = path.join(dataDir, 'port');
     const remembered = await readPort(portFile);
     const address = await server.app

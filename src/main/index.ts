@@ -27,7 +27,11 @@ if (claimSingleInstance(app, () => shell?.showWindow())) {
   const services = createDesktopServices(home, app.getVersion(), () =>
     shell === undefined ? Promise.resolve(false) : shell.confirmPlainText(),
   );
-  const demo = demoLauncher(path.join(app.getPath('userData'), 'demo'));
+  // The bundle has no TypeScript loader: the demo server's CPU workers run the compiled entry
+  // built beside this file (electron.vite.config.ts).
+  const demo = demoLauncher(path.join(app.getPath('userData'), 'demo'), {
+    cpuWorkerFile: new URL('./cpu-worker.js', import.meta.url).href,
+  });
   const quire = new QuireApp({
     services,
     appInfo: { name: APP_NAME, version: app.getVersion() },

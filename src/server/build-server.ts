@@ -76,6 +76,7 @@ export function buildServer(options: BuildServerOptions): QuireServer {
       budgetMs: config.cpuJobBudgetMs,
       threads: config.cpuThreads,
       warmThreads: config.cpuWarmThreads,
+      ...(config.cpuWorkerFile !== undefined ? { workerFile: config.cpuWorkerFile } : {}),
     }),
   );
   const ctx: ServerContext = {

@@ -21,6 +21,8 @@ export interface ServerConfig {
   cpuThreads: number;
   /** Worker threads started with the server (tests that never need one say 0). */
   cpuWarmThreads: number;
+  /** The CPU workers' entry (file URL) when not the TypeScript sources (a bundled build). */
+  cpuWorkerFile?: string;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

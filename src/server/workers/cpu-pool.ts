@@ -25,7 +25,15 @@ export interface CpuPoolOptions {
   maxQueue: number;
   /** Heap limit of each worker: a job that needs more is ended, not the server. */
   workerHeapMb: number;
+  /**
+   * The worker's entry (a file URL). By default the TypeScript sources through tsx; a bundled
+   * build (the desktop app's demo server) passes its own compiled entry, cpu-worker-entry.ts.
+   */
+  workerFile: string;
 }
+
+/** The worker entry that runs the handlers from their TypeScript sources. */
+export const SOURCE_CPU_WORKER = new URL('./cpu-worker.mjs', import.meta.url).href;
 
 export const DEFAULT_CPU_BUDGET_MS = 10_000;
 
@@ -36,6 +44,7 @@ export function defaultCpuPoolOptions(overrides: Partial<CpuPoolOptions> = {}): 
     warmThreads: 0,
     maxQueue: 256,
     workerHeapMb: 1024,
+    workerFile: SOURCE_CPU_WORKER,
     ...overrides,
   };
 }
@@ -118,7 +127,7 @@ export class CpuPool {
   /** Threads start on first use: most requests never need one. */
   private started(): Piscina {
     this.pool ??= new Piscina({
-      filename: new URL('./cpu-worker.mjs', import.meta.url).href,
+      filename: this.options.workerFile,
       minThreads: Math.min(this.options.warmThreads, this.options.threads),
       maxThreads: Math.max(1, this.options.threads),
       // Idle workers beyond the warm ones end after a minute; a burst reuses them.
