@@ -168,6 +168,7 @@ function settings(t: Text): QuireSettings {
     folder: t('/home/me/Quire'),
     changeRequestSubject: null,
     defaultChangeRequestSubject: t('Edits from my laptop'),
+    ignorePatterns: ['drafts/', t('*.bak')],
     syncIntervalMs: 300_000,
   };
 }

@@ -50,7 +50,8 @@ import { commandFailure, type CommandSubject } from './command-error-of';
 import type { HostPorts } from './host-ports';
 import { checkServerUrl, login } from './login';
 import { resolveOpenPathTarget } from './open-path-target';
-import { settingsUpdate } from './settings-update';
+import { moveMirrorFolder } from './move-mirror-folder';
+import { settingsUpdate, watchSettingsChanged } from './settings-update';
 
 export interface QuireAppOptions {
   readonly services: AppServices;
@@ -84,6 +85,10 @@ export class QuireApp implements QuireCommandHandlers {
   private readonly services: AppServices;
   private readonly sessions: EngineSessions;
   private watchControl: WatchControl | undefined;
+  /** Stops the watcher of this process so it starts again with the saved settings. */
+  private reopenWatch: (() => void) | undefined;
+  /** A task that needs the watcher stopped (a folder move): the watcher waits for `resumed`. */
+  private watchHold: { stopped: () => void; resumed: Promise<void> } | undefined;
   /**
    * The watcher stopped on a rejected token: the status says so until the next login (the
    * watcher's runtime record, which said it, is cleared when it stops).
@@ -308,11 +313,31 @@ export class QuireApp implements QuireCommandHandlers {
 
   async updateSettings(update: SettingsUpdate): Promise<QuireSettings> {
     return this.command(async () => {
-      const config = settingsUpdate(await requireConfig(this.services.home), update);
+      const previous = await requireConfig(this.services.home);
+      const config = settingsUpdate(previous, update);
       await writeQuireConfig(this.services.home, config);
-      // The engine takes the subject when it opens: the next command opens it again.
-      if (this.watchControl === undefined) await this.sessions.close();
+      // The engine takes its settings when it opens: the next command (or the watcher, started
+      // again) opens it with these.
+      if (this.reopenWatch === undefined) await this.sessions.close();
+      else if (watchSettingsChanged(previous, config)) this.reopenWatch();
       return this.settingsOf(config);
+    });
+  }
+
+  async moveFolder(args: { folder: string }): Promise<QuireSettings> {
+    return this.command(async () => {
+      let moved: QuireConfig | undefined;
+      await this.withWatchStopped(() =>
+        this.holdingDrainLock('moving the mirror folder', async () => {
+          const config = await requireConfig(this.services.home);
+          await moveMirrorFolder(config.folder, args.folder, this.services.home.root, (folder) => {
+            moved = { ...config, folder };
+            return writeQuireConfig(this.services.home, moved);
+          });
+          await this.sessions.close();
+        }),
+      );
+      return this.settingsOf(moved!);
     });
   }
 
@@ -370,26 +395,76 @@ export class QuireApp implements QuireCommandHandlers {
    */
   async watch(options: AppWatchOptions): Promise<SyncStatusSnapshot> {
     return this.command(async () => {
-      const session = await this.sessions.open(true, true);
-      return this.holdingDrainLock(this.runnerNames().watch, async () => {
-        options.onLocked?.(session.config);
-        const intervalMs = options.intervalMs ?? session.config.syncIntervalMs;
+      for (;;) {
+        const reopen = new AbortController();
+        this.reopenWatch = () => reopen.abort();
+        let status: SyncStatusSnapshot;
         try {
-          return await session.engine.watch({
-            signal: options.signal,
-            ...(intervalMs !== undefined ? { intervalMs } : {}),
-            onStatus: (status) => {
-              if (status.tokenRejected) this.tokenRejected = true;
-              this.events.emit('status', status);
-              void this.announce({ status: false }).catch(() => undefined);
-            },
-            onRun: (run) => this.events.emit('run', run),
-            onStarted: (control) => (this.watchControl = control),
-          });
+          status = await this.watchSession(
+            options,
+            AbortSignal.any([options.signal, reopen.signal]),
+          );
+        } catch (error) {
+          this.watchHold?.stopped();
+          throw error;
         } finally {
-          this.watchControl = undefined;
+          this.reopenWatch = undefined;
         }
-      });
+        if (!reopen.signal.aborted) return status;
+        // Settings the engine takes when it opens changed: open it again with them.
+        await this.sessions.close();
+        const hold = this.watchHold;
+        hold?.stopped();
+        if (options.signal.aborted) return status;
+        if (hold !== undefined) await hold.resumed;
+      }
+    });
+  }
+
+  /**
+   * Runs `task` while no watcher of this process runs (a folder move): the watcher stops after
+   * the request in flight, and starts again after the task.
+   */
+  private async withWatchStopped<T>(task: () => Promise<T>): Promise<T> {
+    const reopen = this.reopenWatch;
+    if (reopen === undefined || this.watchHold !== undefined) return task();
+    let resume = () => {};
+    let stopped = () => {};
+    const hasStopped = new Promise<void>((resolve) => (stopped = resolve));
+    this.watchHold = { stopped, resumed: new Promise<void>((resolve) => (resume = resolve)) };
+    reopen();
+    await hasStopped;
+    try {
+      return await task();
+    } finally {
+      this.watchHold = undefined;
+      resume();
+    }
+  }
+
+  private async watchSession(
+    options: AppWatchOptions,
+    signal: AbortSignal,
+  ): Promise<SyncStatusSnapshot> {
+    const session = await this.sessions.open(true, true);
+    return this.holdingDrainLock(this.runnerNames().watch, async () => {
+      options.onLocked?.(session.config);
+      const intervalMs = options.intervalMs ?? session.config.syncIntervalMs;
+      try {
+        return await session.engine.watch({
+          signal,
+          ...(intervalMs !== undefined ? { intervalMs } : {}),
+          onStatus: (status) => {
+            if (status.tokenRejected) this.tokenRejected = true;
+            this.events.emit('status', status);
+            void this.announce({ status: false }).catch(() => undefined);
+          },
+          onRun: (run) => this.events.emit('run', run),
+          onStarted: (control) => (this.watchControl = control),
+        });
+      } finally {
+        this.watchControl = undefined;
+      }
     });
   }
 
@@ -429,6 +504,7 @@ export class QuireApp implements QuireCommandHandlers {
       changeRequestSubject: config.changeRequestSubject ?? null,
       defaultChangeRequestSubject: `Edits from ${hostname()}`,
       syncIntervalMs: config.syncIntervalMs ?? DEFAULT_PULL_INTERVAL_MS,
+      ignorePatterns: config.ignorePatterns ?? [],
     };
   }
 

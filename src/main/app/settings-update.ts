@@ -28,7 +28,27 @@ export function settingsUpdate(config: QuireConfig, update: SettingsUpdate): Qui
     }
     next = { ...next, syncIntervalMs: ms };
   }
+  if (update.ignorePatterns !== undefined) {
+    const { ignorePatterns: _old, ...rest } = next;
+    const patterns = [...new Set(update.ignorePatterns.map((line) => line.trim()))].filter(
+      (line) => line !== '',
+    );
+    next = patterns.length > 0 ? { ...rest, ignorePatterns: patterns } : rest;
+  }
   return next;
+}
+
+/**
+ * Whether a running watcher must start again for `next`: the engine takes these when it opens,
+ * the watcher its interval when it starts.
+ */
+export function watchSettingsChanged(previous: QuireConfig, next: QuireConfig): boolean {
+  return (
+    previous.changeRequestSubject !== next.changeRequestSubject ||
+    previous.syncIntervalMs !== next.syncIntervalMs ||
+    previous.folder !== next.folder ||
+    (previous.ignorePatterns ?? []).join('\n') !== (next.ignorePatterns ?? []).join('\n')
+  );
 }
 
 function checkedSubject(text: string): string {

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { createIgnoreRules } from '../local/ignore-rules';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { ActivityEntry } from '../../shared/contract/activity';
@@ -78,6 +79,9 @@ export class SyncEngineSession implements EngineSession {
               deviceName: hostname(),
               ...(options.config.changeRequestSubject !== undefined
                 ? { subject: options.config.changeRequestSubject }
+                : {}),
+              ...(options.config.ignorePatterns !== undefined
+                ? { ignorePatterns: options.config.ignorePatterns }
                 : {}),
               // Watching, the watcher backs off; a run must not sit in the drainer's waits.
               ...(options.watching ? { maxOfflineWaits: 0 } : {}),
@@ -165,6 +169,8 @@ export class SyncEngineSession implements EngineSession {
     const watcher = new SyncWatcher({
       engine: this.engine,
       log: this.log,
+      // The folder watcher ignores what the push ignores (Settings → ignore patterns).
+      ignore: createIgnoreRules(this.options.config.ignorePatterns ?? []),
       ...(options.intervalMs !== undefined ? { pullIntervalMs: options.intervalMs } : {}),
     });
     const runtime = new WatchRuntimeRecord(this.cache);

@@ -32,6 +32,8 @@ export interface QuireConfig {
   readonly changeRequestSubject?: string;
   /** How often the background sync pulls (ms); default 30 s. */
   readonly syncIntervalMs?: number;
+  /** Extra ignore patterns for the space folders (see createIgnoreRules); default none. */
+  readonly ignorePatterns?: readonly string[];
 }
 
 export class QuireConfigError extends Error {
@@ -102,6 +104,7 @@ export async function writeQuireConfig(home: QuireHome, config: QuireConfig): Pr
       ? {}
       : { changeRequestSubject: config.changeRequestSubject }),
     ...(config.syncIntervalMs === undefined ? {} : { syncIntervalMs: config.syncIntervalMs }),
+    ...(config.ignorePatterns === undefined ? {} : { ignorePatterns: [...config.ignorePatterns] }),
   };
   await writeFileAtomic(home.configFile, `${JSON.stringify(body, null, 2)}\n`, CONFIG_MODE);
 }
@@ -123,7 +126,8 @@ export function parseQuireConfig(text: string, file: string): QuireConfig {
     (user.email !== undefined && typeof user.email !== 'string') ||
     (config.changeRequestSubject !== undefined &&
       typeof config.changeRequestSubject !== 'string') ||
-    (config.syncIntervalMs !== undefined && !isInterval(config.syncIntervalMs))
+    (config.syncIntervalMs !== undefined && !isInterval(config.syncIntervalMs)) ||
+    (config.ignorePatterns !== undefined && !isTextList(config.ignorePatterns))
   ) {
     throw new QuireConfigError(`${file} is not a Quire configuration`);
   }
@@ -139,7 +143,12 @@ export function parseQuireConfig(text: string, file: string): QuireConfig {
       ? {}
       : { changeRequestSubject: config.changeRequestSubject }),
     ...(config.syncIntervalMs === undefined ? {} : { syncIntervalMs: config.syncIntervalMs }),
+    ...(config.ignorePatterns === undefined ? {} : { ignorePatterns: config.ignorePatterns }),
   };
+}
+
+function isTextList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 function isInterval(value: unknown): value is number {

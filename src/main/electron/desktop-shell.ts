@@ -44,7 +44,6 @@ const MINUTE = 60_000;
 const RESTARTS_WATCHER: ReadonlySet<string> = new Set([
   'login',
   'logout',
-  'updateSettings',
   'startDemo',
 ]);
 

@@ -76,6 +76,12 @@ export interface QuireSettings {
   readonly defaultChangeRequestSubject: string;
   /** How often the background sync pulls, in milliseconds. */
   readonly syncIntervalMs: number;
+  /**
+   * Files the sync leaves alone in every space folder, beyond the built-in ones (editor backups,
+   * hidden files): globs relative to the space folder, `*` and `?` within a name, `**` across
+   * folders; without `/` a name at any depth; a trailing `/` folders only.
+   */
+  readonly ignorePatterns: readonly string[];
 }
 
 /** The settings a front end may change; an absent field stays as it is. */
@@ -83,4 +89,6 @@ export interface SettingsUpdate {
   /** null: back to the default subject. */
   readonly changeRequestSubject?: string | null;
   readonly syncIntervalMs?: number;
+  /** Replaces the whole list. */
+  readonly ignorePatterns?: readonly string[];
 }

@@ -120,6 +120,7 @@ const settings = {
   changeRequestSubject: null,
   defaultChangeRequestSubject: 'Edits from laptop',
   syncIntervalMs: 30_000,
+  ignorePatterns: ["drafts/"],
 };
 
 const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandResult<K> } } = {
@@ -195,9 +196,10 @@ const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandRes
   activity: { args: { limit: 50 }, result: [entry] },
   settings: { args: {}, result: settings },
   updateSettings: {
-    args: { changeRequestSubject: null, syncIntervalMs: 60_000 },
+    args: { changeRequestSubject: null, syncIntervalMs: 60_000, ignorePatterns: ['drafts/'] },
     result: settings,
   },
+  moveFolder: { args: { folder: '/home/me/Docs' }, result: settings },
   capabilities: { args: {}, result: { openPath: true, startDemo: false, desktopSettings: false } },
   openPath: { args: { conflictId: 3 }, result: null },
   startDemo: {

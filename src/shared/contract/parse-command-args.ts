@@ -28,6 +28,8 @@ const MAX_TEXT = 4096;
 const MAX_PAGE_TEXT = 2_000_000;
 const MIN_SYNC_INTERVAL_MS = 1000;
 const MAX_SYNC_INTERVAL_MS = 24 * 60 * 60 * 1000;
+const MAX_PATTERNS = 100;
+const MAX_PATTERN = 256;
 
 class ArgumentError extends Error {
   constructor(
@@ -74,15 +76,21 @@ const ARG_PARSERS: { [K in CommandName]: (args: Fields) => CommandArgs<K> } = {
   activity: (a) => only(a, ['limit']) && { limit: a['limit'] === null ? null : index(a, 'limit') },
   settings: none,
   updateSettings: (a) => {
-    only(a, ['changeRequestSubject', 'syncIntervalMs']);
-    const update: { changeRequestSubject?: string | null; syncIntervalMs?: number } = {};
+    only(a, ['changeRequestSubject', 'syncIntervalMs', 'ignorePatterns']);
+    const update: {
+      changeRequestSubject?: string | null;
+      syncIntervalMs?: number;
+      ignorePatterns?: string[];
+    } = {};
     if (a['changeRequestSubject'] !== undefined) {
       update.changeRequestSubject =
         a['changeRequestSubject'] === null ? null : text(a, 'changeRequestSubject');
     }
     if (a['syncIntervalMs'] !== undefined) update.syncIntervalMs = interval(a, 'syncIntervalMs');
+    if (a['ignorePatterns'] !== undefined) update.ignorePatterns = patterns(a, 'ignorePatterns');
     return update;
   },
+  moveFolder: (a) => only(a, ['folder']) && { folder: text(a, 'folder') },
   capabilities: none,
   openPath: (a) => {
     if (a['spaceId'] !== undefined) return only(a, ['spaceId']) && { spaceId: text(a, 'spaceId') };
@@ -152,6 +160,23 @@ function interval(args: Fields, field: string): number {
     throw new ArgumentError(field, `${field} must be between 1 s and 24 h, in milliseconds`);
   }
   return value;
+}
+
+/** Up to MAX_PATTERNS one-line texts (the application layer checks each one's syntax). */
+function patterns(args: Fields, field: string): string[] {
+  const value = args[field];
+  if (!Array.isArray(value) || value.length > MAX_PATTERNS) {
+    throw new ArgumentError(field, `${field} must be a list of at most ${MAX_PATTERNS} patterns`);
+  }
+  return value.map((item: unknown, i) => {
+    if (typeof item !== 'string' || item.length > MAX_PATTERN || /[\0\r\n]/.test(item)) {
+      throw new ArgumentError(
+        `${field}.${i}`,
+        `a pattern is one line of at most ${MAX_PATTERN} characters`,
+      );
+    }
+    return item;
+  });
 }
 
 function isoTimeOrNull(args: Fields, field: string): string | null {

@@ -75,6 +75,11 @@ export interface QuireCommands {
   activity: { args: { limit: number | null }; result: readonly ActivityEntry[] };
   settings: { args: NoArgs; result: QuireSettings };
   updateSettings: { args: SettingsUpdate; result: QuireSettings };
+  /**
+   * Moves the mirror folder, files and all, to `folder` (absolute; absent or an empty folder):
+   * the background sync stops for the move and goes on from the new place, nothing re-sent.
+   */
+  moveFolder: { args: { folder: string }; result: QuireSettings };
   /** What this host offers beyond the engine (the UI hides the rest). */
   capabilities: { args: NoArgs; result: HostCapabilities };
   /** Opens a space's folder or a file of the mirror (relative path, kept inside the folder). */
@@ -123,6 +128,7 @@ export const COMMAND_NAMES = [
   'activity',
   'settings',
   'updateSettings',
+  'moveFolder',
   'capabilities',
   'openPath',
   'startDemo',

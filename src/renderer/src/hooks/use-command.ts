@@ -6,7 +6,11 @@ import type {
   CommandResult,
 } from '../../../shared/contract/quire-commands';
 import type { EventName, QuireEvents } from '../../../shared/contract/quire-events';
+import { throttle } from '../model/throttle';
 import { useBridge } from './use-bridge';
+
+/** Least time between two re-reads a screen makes for events. */
+const EVENT_REFRESH_MS = 250;
 
 export type Loaded<T> =
   { status: 'loading' } | { status: 'error'; error: CommandError } | { status: 'ready'; data: T };
@@ -61,8 +65,13 @@ export function useCommand<K extends CommandName>(
   const eventsKey = refreshOn.join(',');
   useEffect(() => {
     if (!bridge || eventsKey === '') return;
-    const offs = eventsKey.split(',').map((event) => bridge.on(event as EventName, reload));
-    return () => offs.forEach((off) => off());
+    // Events come in bursts during a sync; the screen re-reads at most a few times a second.
+    const refresh = throttle(reload, EVENT_REFRESH_MS);
+    const offs = eventsKey.split(',').map((event) => bridge.on(event as EventName, refresh));
+    return () => {
+      refresh.cancel();
+      offs.forEach((off) => off());
+    };
   }, [bridge, eventsKey, reload]);
 
   return { state, reload };
