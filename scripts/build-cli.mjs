@@ -49,7 +49,11 @@ export async function buildCli({ quiet = false, outDir = DEFAULT_OUT } = {}) {
   const builtAt = Date.now();
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { quire: 'src/main/cli/quire-main.ts' },
+    // The demo server's CPU workers (`quire ui`) run their own compiled entry.
+    entryPoints: {
+      quire: 'src/main/cli/quire-main.ts',
+      'cpu-worker': 'src/server/workers/cpu-worker-entry.ts',
+    },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -59,7 +63,8 @@ export async function buildCli({ quiet = false, outDir = DEFAULT_OUT } = {}) {
     platform: 'node',
     target: 'node20',
     // Native addons cannot be bundled; they load from node_modules as before.
-    external: ['better-sqlite3', 'fsevents'],
+    // piscina and pdfkit find their own files beside their code (a worker script, font data).
+    external: ['better-sqlite3', 'fsevents', 'piscina', 'pdfkit'],
     // CommonJS dependencies inside an ES module bundle still call require().
     banner: {
       js: "import { createRequire as __quireCreateRequire } from 'node:module'; const require = __quireCreateRequire(import.meta.url);",

@@ -17,6 +17,15 @@ export interface HostPorts {
   readonly plainTextSecrets?: () => boolean;
 }
 
+/** The embedded demo server a host can start (src/demo's launcher implements it). */
+export interface DemoServerPort {
+  /** Starts it (once); its URL and the demo token. */
+  start(): Promise<{ server: string; token: string }>;
+  /** Whether `server` is this demo server (a home logged in to it last time). */
+  serves(server: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
 export interface DesktopSettingsPort {
   read(): Promise<DesktopSettings>;
   update(update: DesktopSettingsUpdate): Promise<DesktopSettings>;

@@ -12,6 +12,7 @@ import { RemoteAuthError, RemoteError, RemoteUnavailableError } from '../remote/
 import { serverTokenKey } from '../secrets/file-secret-store';
 import type { RemoteWorkspace } from '../sync-ports';
 import type { AppServices } from './app-services';
+import { absoluteFolder } from './folder-path';
 import { otherMirrorWarning } from './other-mirror-warning';
 import { parseServerUrl, ServerUrlError } from './server-url';
 
@@ -46,7 +47,7 @@ export interface LoginDeps {
 export async function login(deps: LoginDeps, request: LoginRequest): Promise<LoginResult> {
   const { home, secrets } = deps.services;
   const server = checkServerUrl(request.server);
-  const folder = request.folder;
+  const folder = absoluteFolder(request.folder);
   if (isInsideRoot(folder, home.root) || isInsideRoot(home.root, folder)) {
     throw failed({
       kind: 'invalid-argument',

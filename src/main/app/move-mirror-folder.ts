@@ -2,6 +2,7 @@ import { cp, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailedError } from '../../shared/contract/command-error';
 import { isInsideRoot } from '../mirror/resolve-inside';
+import { absoluteFolder } from './folder-path';
 
 /**
  * Moves the mirror folder to `target`, files and all. The cache keeps every space folder relative
@@ -16,8 +17,7 @@ export async function moveMirrorFolder(
   homeRoot: string,
   commit: (folder: string) => Promise<void>,
 ): Promise<void> {
-  if (!path.isAbsolute(requested)) invalid(`${requested} is not an absolute path`);
-  const target = path.resolve(requested);
+  const target = absoluteFolder(requested);
   await checkTarget(from, target, homeRoot);
   await mkdir(path.dirname(target), { recursive: true });
   // An empty folder the user picked is replaced by the mirror itself.

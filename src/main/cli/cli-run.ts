@@ -1,3 +1,4 @@
+import type { DemoServerPort } from '../app/host-ports';
 import type { QuireApp } from '../app/quire-app';
 import type { QuireHome } from '../config/quire-home';
 import type { ProgressStream } from './progress-bar';
@@ -21,6 +22,11 @@ export interface CliIo {
    * unsubscribe. Without it, `sync --watch` cannot be stopped and refuses to start.
    */
   onStop?(listener: () => void): () => void;
+  /**
+   * The demo server `quire ui` offers on its first-run screen ("Try the demo workspace"); the
+   * process's composition root lends it (the engine layer does not know the server).
+   */
+  demo?(home: QuireHome): Promise<DemoServerPort>;
 }
 
 /** An error the user caused or can fix: printed as one line, no stack. */
@@ -65,6 +71,8 @@ export interface Run {
   readonly io: CliIo;
   readonly home: QuireHome;
   readonly app: QuireApp;
+  /** The demo server this run may start (`quire ui` only). */
+  readonly demo?: DemoServerPort;
   /** Every secret seen in this run: scrubbed from anything printed or logged. */
   readonly secrets: Set<string>;
   out(text: string): void;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { APP_NAME } from '../../shared/contract/quire-bridge';
 import type { AppServices } from '../app/app-services';
+import type { DemoServerPort } from '../app/host-ports';
 import { QuireApp } from '../app/quire-app';
 import { quireHome, resolveQuireHomeDir, type QuireHome } from '../config/quire-home';
 import {
@@ -85,6 +86,7 @@ export async function runQuireCli(
   const scrub = (text: string) => scrubSecrets(text, secrets);
   let home: QuireHome | undefined;
   let app: QuireApp | undefined;
+  let demo: DemoServerPort | undefined;
   let command = '';
   let bar: ProgressBar | undefined;
   try {
@@ -96,6 +98,8 @@ export async function runQuireCli(
     }
     checkCommand(command, values);
     home = quireHome(resolveQuireHomeDir(values.home, io.env));
+    demo = command === 'ui' && io.demo ? await io.demo(home) : undefined;
+    const startDemo = demo;
     app = new QuireApp({
       services: await createServices(home),
       appInfo: { name: APP_NAME, version: 'cli' },
@@ -107,12 +111,16 @@ export async function runQuireCli(
           : { sync: 'quire sync --once', watch: 'quire sync --watch' },
       onSecret: (secret) => secrets.add(secret),
       // `quire ui` opens the mirror's files on this machine, as the desktop app does.
-      host: { openPath: (target) => openWithSystem(target) },
+      host: {
+        openPath: (target) => openWithSystem(target),
+        ...(startDemo ? { startDemoServer: () => startDemo.start() } : {}),
+      },
     });
     const run: Run = {
       io,
       home,
       app,
+      ...(demo ? { demo } : {}),
       secrets,
       out: (text) => io.stdout.write(`${scrub(text)}\n`),
       warn: (text) => {
@@ -134,10 +142,12 @@ export async function runQuireCli(
     }
     // Closed before returning: the command is over once the cache is closed.
     await app.close();
+    await demo?.close();
     return exitCode;
   } catch (error) {
     bar?.clear();
     await app?.close().catch(() => undefined);
+    await demo?.close().catch(() => undefined);
     const { message, exitCode } = describeError(error);
     io.stderr.write(`quire: ${oneLine(scrub(message))}\n`);
     if (home !== undefined) await logFailure(home, command, error, scrub);

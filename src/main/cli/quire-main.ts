@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { runQuireCli, type CliIo, type ServicesFactory } from './quire-cli';
 import type { ProgressStream } from './progress-bar';
 
@@ -34,6 +37,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         process.off('SIGTERM', handler);
       };
     },
+    // `quire ui`'s "Try the demo workspace": the embedded server, its data in the home.
+    demo: async (home) => {
+      const { demoLauncher } = await import('../../demo/demo-launcher');
+      return demoLauncher(path.join(home.root, 'demo'), bundledCpuWorker());
+    },
   };
   // Loaded on demand: `quire help` and usage errors need neither SQLite nor the engine.
   const createServices: ServicesFactory = async (home) =>
@@ -45,6 +53,15 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   // up to two seconds after the last request) and idle keep-alive sockets; waiting for them
   // was most of an unchanged `sync --once`'s wall time.
   process.exit(exitCode);
+}
+
+/**
+ * In the bundle (out/cli) the server's CPU workers run the compiled entry built beside it
+ * (scripts/build-cli.mjs); from the TypeScript sources, the server's own default.
+ */
+function bundledCpuWorker(): { cpuWorkerFile?: string } {
+  const bundled = new URL('./cpu-worker.mjs', import.meta.url);
+  return existsSync(fileURLToPath(bundled)) ? { cpuWorkerFile: bundled.href } : {};
 }
 
 interface EndingStream extends ProgressStream {

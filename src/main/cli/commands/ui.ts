@@ -25,6 +25,7 @@ export async function ui(run: Run, values: Values, args: string[]): Promise<numb
   });
   run.out(`Quire UI: ${session.host.url}`);
   if (values.open) openInBrowser(session.host.url, run);
+  await resumeDemo(run);
   await session.startWatching();
   await new Promise<void>((resolve) => {
     const off = onStop(() => {
@@ -36,6 +37,17 @@ export async function ui(run: Run, values: Values, args: string[]): Promise<numb
   await session.close();
   run.out('Stopped.');
   return EXIT_OK;
+}
+
+/** A home that tried the demo last time syncs with it again: its server starts first. */
+async function resumeDemo(run: Run): Promise<void> {
+  const connection = await run.app.connection({});
+  if (run.demo === undefined || connection.state === 'new') return;
+  if (!(await run.demo.serves(connection.server))) return;
+  run.out('Starting the demo server…');
+  await run.demo.start().catch((error: unknown) => {
+    run.warn(`the demo server did not start: ${error instanceof Error ? error.message : error}`);
+  });
 }
 
 function parsePort(value: string | undefined): number {

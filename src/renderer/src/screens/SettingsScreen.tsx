@@ -7,8 +7,12 @@ import { useAction } from '../hooks/use-action';
 import { useCapabilities } from '../hooks/use-capabilities';
 import { useCommand } from '../hooks/use-command';
 import { DesktopSettingsCard, KeyringNotice } from './DesktopSettingsCard';
+import { MoveFolderDialog } from './MoveFolderDialog';
 
-/** Server and folder (chosen at sign-in), the change-request subject, the pull interval, sign out. */
+/**
+ * Server and folder (chosen at sign-in; the folder can move), the change-request subject, the
+ * pull interval, ignore patterns, sign out.
+ */
 export function SettingsScreen({ onSignedOut }: { onSignedOut: () => void }) {
   const { state, reload } = useCommand('settings', {});
   if (state.status === 'loading') return <p>Loading settings…</p>;
@@ -36,8 +40,10 @@ function SettingsForm({
   const capabilities = useCapabilities();
   const [subject, setSubject] = useState(settings.changeRequestSubject ?? '');
   const [minutes, setMinutes] = useState(String(Math.round(settings.syncIntervalMs / 60_000)));
+  const [ignored, setIgnored] = useState(settings.ignorePatterns.join('\n'));
   const [saved, setSaved] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  const [moving, setMoving] = useState(false);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -48,6 +54,7 @@ function SettingsForm({
       ...(Number.isFinite(interval) && interval > 0
         ? { syncIntervalMs: Math.round(interval * 60_000) }
         : {}),
+      ignorePatterns: ignored.split('\n').filter((line) => line.trim() !== ''),
     });
     if (result) {
       setSaved(true);
@@ -71,9 +78,14 @@ function SettingsForm({
           <dd className="mono">{settings.folder}</dd>
         </dl>
         <KeyringNotice />
-        <Button variant="danger" onClick={() => setSigningOut(true)} disabled={action.busy}>
-          Sign out…
-        </Button>
+        <div className="row">
+          <Button onClick={() => setMoving(true)} disabled={action.busy}>
+            Move folder…
+          </Button>
+          <Button variant="danger" onClick={() => setSigningOut(true)} disabled={action.busy}>
+            Sign out…
+          </Button>
+        </div>
       </section>
       <form className="form card" onSubmit={(event) => void save(event)} aria-label="Sync settings">
         <div className="field">
@@ -99,6 +111,23 @@ function SettingsForm({
             onChange={(event) => setMinutes(event.target.value)}
           />
         </div>
+        <div className="field">
+          <label htmlFor="ignore-patterns">Files to leave out of the sync</label>
+          <textarea
+            id="ignore-patterns"
+            className="mono"
+            rows={4}
+            value={ignored}
+            placeholder={'drafts/\n*.bak'}
+            aria-describedby="ignore-patterns-hint"
+            onChange={(event) => setIgnored(event.target.value)}
+          />
+          <span className="hint" id="ignore-patterns-hint">
+            One pattern per line, in every space folder: <code>*</code> within a name,{' '}
+            <code>**</code> across folders, a trailing <code>/</code> for folders. They stay on this
+            computer and are never sent.
+          </span>
+        </div>
         {action.error ? (
           <p className="alert" role="alert">
             {action.error.message}
@@ -112,6 +141,15 @@ function SettingsForm({
         </div>
       </form>
       {capabilities.desktopSettings ? <DesktopSettingsCard /> : null}
+      <MoveFolderDialog
+        open={moving}
+        current={settings.folder}
+        onClose={() => setMoving(false)}
+        onMoved={() => {
+          setMoving(false);
+          onSaved();
+        }}
+      />
       <Dialog
         open={signingOut}
         title="Sign out?"
