@@ -10,6 +10,7 @@ import { openCacheDatabase, type CacheDb } from '../../src/main/cache/open-cache
 import { Outbox } from '../../src/main/outbox/outbox';
 import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
+import { moveMirrorFolder } from '../../src/main/app/move-mirror-folder';
 import { SyncEngine, type SyncReport } from '../../src/main/sync/sync-engine';
 import type { RemotePage } from '../../src/main/sync-ports';
 import type { Fixture } from '../../src/server/fixture/fixture-schema';
@@ -27,7 +28,9 @@ import { readTree, treeAsText } from './sync-test-kit';
  * injected faults (429 with Retry-After, 500, timeouts, responses dropped after the server
  * applied the change) and crashes (the engine is abandoned at a chosen request, before or after
  * the server applied it, and a new one opened over the same cache file and folder); and a fresh
- * home on the existing folder (the cache deleted, a new one logged in and synced over the folder).
+ * home on the existing folder (the cache deleted, a new one logged in and synced over the folder);
+ * files the ignore patterns leave out (`*.bak`); and the mirror folder moved elsewhere (Settings →
+ * Move folder) with a new engine opened over the same cache at the new place.
  *
  * Then it settles (no faults, a few syncs; mass deletions confirmed and the working change request
  * merged, as the user would) and checks:
@@ -37,7 +40,9 @@ import { readTree, treeAsText } from './sync-test-kit';
  *   twice on main or in a working change request (each image has a name and bytes of its own);
  * - nothing lost for images either: each image is on the server, queued, or reported;
  * - when nothing is left to report, the folder is exactly what a fresh sync of the server writes;
- * - no request went out before an injected Retry-After expired.
+ * - no request went out before an injected Retry-After expired;
+ * - an ignored file is never sent and never removed: its text is on no page and in no outbox
+ *   payload, and the file is still there as written.
  *
  * Replay: QUIRE_PROPERTY_SEED=<seed> QUIRE_PROPERTY_PATH=<path> QUIRE_PROPERTY_REPLAY_PATH=<the
  * commands' replayPath> (all three printed on failure); QUIRE_PROPERTY_RUNS sets the number of runs
@@ -135,7 +140,14 @@ interface Real {
   /** What happened, for failure messages. */
   trace: string[];
   earlyCalls: string[];
+  /** Files the ignore patterns leave out: path (relative to the space folder) → their text. */
+  ignored: Map<string, string>;
+  /** Folders to remove after the run (the temporary parents of moved mirrors). */
+  leftovers: string[];
 }
+
+/** The ignore patterns every engine of the model runs with. */
+const IGNORE_PATTERNS = ['*.bak'];
 
 let t: TestServer;
 
@@ -175,7 +187,12 @@ function openEngine(real: Pick<Real, 'cacheFile' | 'folder' | 'clock'>) {
     remote: client,
     folder: real.folder,
     clock: { now: () => new Date(real.clock.now) },
-    push: { remote: new WorkspaceOutboxRemote(client), deviceName: DEVICE, maxOfflineWaits: 0 },
+    push: {
+      remote: new WorkspaceOutboxRemote(client),
+      deviceName: DEVICE,
+      maxOfflineWaits: 0,
+      ignorePatterns: IGNORE_PATTERNS,
+    },
   });
   return { cache, engine, transport };
 }
@@ -199,6 +216,8 @@ async function newRun(): Promise<Real> {
     written: new Set(),
     trace: [],
     earlyCalls: [],
+    ignored: new Map(),
+    leftovers: [],
   };
   await enableOnlyThisRun(real);
   const first = await real.engine.syncOnce();
@@ -219,6 +238,7 @@ async function endRun(real: Real): Promise<void> {
   real.cache.close();
   rmSync(real.home, { recursive: true, force: true });
   rmSync(real.folder, { recursive: true, force: true });
+  for (const dir of real.leftovers) rmSync(dir, { recursive: true, force: true });
   await other().deleteSpaceById(real.spaceId);
 }
 
@@ -496,6 +516,38 @@ class FreshHome implements Cmd {
   toString = () => `fresh-home(${this.editFirst ? `edit ${this.pick}` : 'as is'})`;
 }
 
+/** A file beside the pages that the ignore patterns leave out: it stays local, untouched. */
+class LocalIgnored implements Cmd {
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    const path = `notes-${real.ignored.size + 1}.bak`;
+    const text = `Ignored note ${real.spaceId} ${real.ignored.size + 1}, never sent.\n`;
+    userWrite(real, path, text);
+    real.ignored.set(path, text);
+    real.trace.push(`ignored file ${path}`);
+  }
+  toString = () => 'ignored-file';
+}
+
+/**
+ * The user moves the mirror folder (Settings → Move folder): the engine stops, the folder moves
+ * with everything in it, and a new engine over the same cache syncs from the new place.
+ */
+class MoveMirror implements Cmd {
+  check = () => true;
+  async run(_: object, real: Real): Promise<void> {
+    real.cache.close();
+    const parent = mkdtempSync(join(tmpdir(), 'quire-prop-moved-'));
+    real.leftovers.push(parent);
+    const target = join(parent, 'mirror');
+    await moveMirrorFolder(real.folder, target, real.home, async () => {});
+    real.trace.push(`mirror moved from ${real.folder} to ${target}`);
+    real.folder = target;
+    Object.assign(real, openEngine(real));
+  }
+  toString = () => 'move-mirror';
+}
+
 /** Another user changes main: a page's content, or a new page, through a merged change request. */
 class RemoteChange implements Cmd {
   constructor(
@@ -613,6 +665,8 @@ const commandArbs = [
     .array(fc.tuple(fc.nat({ max: 14 }), faultArb), { maxLength: 3 })
     .map((faults) => new Sync(new Map(faults))),
   fc.constant(new Sync(new Map())),
+  fc.constant(new LocalIgnored()),
+  fc.constant(new MoveMirror()),
 ];
 
 // --- settling and the oracle --------------------------------------------------------------------
@@ -853,14 +907,23 @@ async function checkOracle(real: Real): Promise<void> {
     ).toBe(true);
   }
 
+  // Ignored files: never sent, never removed.
+  for (const [path, text] of real.ignored) {
+    const line = text.trim();
+    const sent = [...pages, ...pending].some((page) => page.markdown.includes(line));
+    expect(sent || outbox.includes(line), `ignored ${path} was sent${context()}`).toBe(false);
+    expect(tree.get(path)?.toString('utf8'), `ignored ${path} changed${context()}`).toBe(text);
+  }
+
   // No request before an injected Retry-After expired.
   expect(real.earlyCalls, `requests sent during a Retry-After${context()}`).toEqual([]);
 
   // Converged: with nothing to report, the folder is what a fresh sync of the server writes.
   if (!hasReportedState(real) && working.length === 0) {
     const fresh = await freshMirror(real);
+    const synced = new Map([...tree].filter(([path]) => !real.ignored.has(path)));
     expect(
-      treeAsText(tree),
+      treeAsText(synced),
       `the folder does not match a fresh sync of the server${context()}`,
     ).toEqual(fresh);
   }
