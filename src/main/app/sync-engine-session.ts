@@ -2,6 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { ActivityEntry } from '../../shared/contract/activity';
+import type {
+  ChangeRequestDetail,
+  ChangeRequestDiff,
+  ChangeRequestRef,
+  ChangeRequestSummary,
+} from '../../shared/contract/change-requests';
 import { CommandFailedError } from '../../shared/contract/command-error';
 import type {
   ConflictListing,
@@ -21,6 +27,8 @@ import type {
 } from '../../shared/contract/spaces';
 import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import { ActivityLog, type NewActivity } from '../cache/activity-log';
+import { ChangeRequestViews } from '../change-requests/change-request-views';
+import { WorkspaceChangeRequestRemote } from '../change-requests/workspace-change-request-remote';
 import type { CacheDb } from '../cache/open-cache-database';
 import { SyncedTexts } from '../cache/synced-texts';
 import { ConflictResolutionError } from '../conflicts/conflict-resolver';
@@ -82,6 +90,7 @@ export class SyncEngineSession implements EngineSession {
               // Watching, the watcher backs off; a run must not sit in the drainer's waits.
               ...(options.watching ? { maxOfflineWaits: 0 } : {}),
             },
+            changeRequests: new WorkspaceChangeRequestRemote(options.remote),
           }
         : {}),
     });
@@ -289,6 +298,18 @@ export class SyncEngineSession implements EngineSession {
 
   async activity(limit?: number): Promise<readonly ActivityEntry[]> {
     return this.activityLog.list(limit);
+  }
+
+  async changeRequests(userId: string): Promise<readonly ChangeRequestSummary[]> {
+    return new ChangeRequestViews(this.cache).inbox(userId);
+  }
+
+  async changeRequest(ref: ChangeRequestRef, userId: string): Promise<ChangeRequestDetail> {
+    return new ChangeRequestViews(this.cache).detail(ref, userId);
+  }
+
+  async changeRequestDiff(ref: ChangeRequestRef): Promise<ChangeRequestDiff> {
+    return new ChangeRequestViews(this.cache).diff(ref);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { CachedSpace } from '../cache/space-cache';
 import { PUSH_PROBLEM_KINDS } from '../cache/sync-problems';
 import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
+import { pullChangeRequests } from '../change-requests/pull-change-requests';
 import { nowOf, type EngineContext } from './engine-context';
 import { pullSpace } from './pull/pull-space';
 import { hasMirror, removeSpace } from './remove-space';
@@ -70,6 +71,7 @@ export async function runSync(ctx: EngineContext, run: SyncRun): Promise<void> {
       spaceReport.error !== undefined;
     if (busy) report.spaces.push(spaceReport);
   }
+  await mirrorChangeRequests(ctx, run);
   for (const space of report.spaces) {
     report.filesWritten += space.written.length;
     report.filesRemoved += space.removed.length;
@@ -198,4 +200,27 @@ function mergePushReport(report: SpaceSyncReport, again: SpaceSyncReport): void 
   }
   if (again.offline) report.offline = true;
   if (again.error !== undefined) report.error = again.error;
+}
+
+/**
+ * The change-request mirror follows the pull (every run: reviews move without main moving).
+ * Its failures are logged and retried by the next run; they never fail the sync.
+ */
+async function mirrorChangeRequests(ctx: EngineContext, run: SyncRun): Promise<void> {
+  if (ctx.changeRequests === undefined || run.stopRequested || run.report.offline) return;
+  const changeRequests = ctx.changeRequests;
+  try {
+    const pulled = await pullChangeRequests({
+      db: ctx.db,
+      spaces: ctx.spaces,
+      content: ctx.content,
+      remote: ctx.remote,
+      changeRequests,
+      now: () => nowOf(ctx),
+      log: ctx.log,
+    });
+    for (const error of pulled.errors) ctx.log('warn', error);
+  } catch (error) {
+    ctx.log('warn', 'change requests not mirrored', { error: messageOf(error) });
+  }
 }

@@ -7,6 +7,7 @@ import { migration0005LocalEditFileIds } from './0005-local-edit-file-ids';
 import { migration0006OutboxBatchCap } from './0006-outbox-batch-cap';
 import { migration0007WorkingChangeRequestUrl } from './0007-working-change-request-url';
 import { migration0008Activity } from './0008-activity';
+import { migration0010ChangeRequests } from './0010-change-requests';
 
 /** Every cache migration, in the order they apply. Append only. */
 export const cacheMigrations: readonly CacheMigration[] = [
@@ -18,4 +19,7 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0006OutboxBatchCap,
   migration0007WorkingChangeRequestUrl,
   migration0008Activity,
+  // Placeholder for 0009 (assigned to another branch); the merge puts the real one here.
+  { version: 9, name: 'reserved-0009', up() {} },
+  migration0010ChangeRequests,
 ];
