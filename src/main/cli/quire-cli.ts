@@ -16,6 +16,7 @@ import {
   type Run,
   type Values,
 } from './cli-run';
+import { changeRequests } from './commands/change-requests';
 import { conflicts, resolve } from './commands/conflicts';
 import { login, logout, subject } from './commands/login';
 import { confirmDeletes, pause, resume } from './commands/pause';
@@ -51,6 +52,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   retry: ['all'],
   drop: [],
   ui: ['port', 'open'],
+  cr: ['json'],
   help: [],
 };
 
@@ -69,6 +71,7 @@ const COMMANDS: Record<string, CliCommand> = {
   retry,
   drop,
   ui,
+  cr: changeRequests,
 };
 
 /**
