@@ -19,7 +19,12 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0006OutboxBatchCap,
   migration0007WorkingChangeRequestUrl,
   migration0008Activity,
-  // Placeholder for 0009 (assigned to another branch); the merge puts the real one here.
-  { version: 9, name: 'reserved-0009', up() {} },
+  // Placeholder for 0009 (assigned to another branch); the merge puts the real one here. Its
+  // statement changes nothing (the table exists) but names a table, as every step must.
+  {
+    version: 9,
+    name: 'reserved-0009',
+    up: (db) => db.exec('CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT)'),
+  },
   migration0010ChangeRequests,
 ];
