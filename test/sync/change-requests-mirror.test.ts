@@ -103,7 +103,7 @@ beforeAll(async () => {
     remote: client,
     folder: join(home, 'mirror'),
     clock: { now: () => new Date() },
-    changeRequests: new WorkspaceChangeRequestRemote(client),
+    changeRequests: { remote: new WorkspaceChangeRequestRemote(client), intervalMs: 0 },
   });
 }, 120_000);
 
@@ -239,6 +239,27 @@ describe('change requests mirrored by the sync', () => {
     const subjects = new ChangeRequestViews(cache).inbox('u-cleo').map((item) => item.subject);
     expect(subjects.sort()).toEqual(['Big review', 'Shelved']);
     expect(store.find(SPACE, crs['archived']!.number)?.pinned).toBe(true);
+  });
+
+  it('refreshes at most once per interval (one list per organization each time)', async () => {
+    const client = new WorkspaceClient({
+      endpoint: t.url,
+      token: TOKENS.cleo,
+      fetch: async (input, init) => {
+        requests.push(new URL(String(input instanceof Request ? input.url : input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const throttled = new SyncEngine({
+      cache,
+      remote: client,
+      folder: join(home, 'mirror'),
+      clock: { now: () => new Date() },
+      changeRequests: { remote: new WorkspaceChangeRequestRemote(client), intervalMs: 60_000 },
+    });
+    requests.length = 0;
+    await throttled.syncOnce();
+    expect(requests.filter((path) => path.includes('change-requests'))).toEqual([]);
   });
 
   it('reads the inbox, a change request and its diff with the server stopped', async () => {

@@ -90,7 +90,7 @@ export class SyncEngineSession implements EngineSession {
               // Watching, the watcher backs off; a run must not sit in the drainer's waits.
               ...(options.watching ? { maxOfflineWaits: 0 } : {}),
             },
-            changeRequests: new WorkspaceChangeRequestRemote(options.remote),
+            changeRequests: { remote: new WorkspaceChangeRequestRemote(options.remote) },
           }
         : {}),
     });

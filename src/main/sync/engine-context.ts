@@ -36,8 +36,17 @@ export interface SyncEngineOptions {
   log?: SyncLog;
   /** Set to push local edits (before each space's pull); without it the engine only pulls. */
   push?: SyncPushOptions;
-  /** Set to mirror the synced spaces' change requests after each pull (src/main/change-requests). */
-  changeRequests?: RemoteChangeRequests;
+  /** Set to mirror the synced spaces' change requests after the pulls (src/main/change-requests). */
+  changeRequests?: ChangeRequestMirrorOptions;
+}
+
+export interface ChangeRequestMirrorOptions {
+  remote: RemoteChangeRequests;
+  /**
+   * Least time between two refreshes of the mirror (default one minute): each costs a list
+   * request per organization, and reviews are rarely a matter of seconds.
+   */
+  intervalMs?: number;
 }
 
 export interface SyncPushOptions {
@@ -85,7 +94,7 @@ export interface EngineContext {
   /** Set when the engine pushes (SyncEngineOptions.push). */
   readonly pusher: SpacePusher | undefined;
   readonly drainer: OutboxDrainer | undefined;
-  readonly changeRequests: RemoteChangeRequests | undefined;
+  readonly changeRequests: ChangeRequestMirrorOptions | undefined;
 }
 
 /** The shared state of a SyncEngine over its options (the folder already checked absolute). */

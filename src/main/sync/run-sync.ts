@@ -202,24 +202,37 @@ function mergePushReport(report: SpaceSyncReport, again: SpaceSyncReport): void 
   if (again.error !== undefined) report.error = again.error;
 }
 
+/** The mirror is refreshed at most this often unless the engine says otherwise. */
+const CHANGE_REQUEST_INTERVAL_MS = 60_000;
+const CHANGE_REQUESTS_PULLED_AT = 'change-requests.pulled-at';
+
 /**
- * The change-request mirror follows the pull (every run: reviews move without main moving).
- * Its failures are logged and retried by the next run; they never fail the sync.
+ * The change-request mirror follows the pull on every run whose last refresh is older than its
+ * interval (reviews move without main moving, so it does not wait for a revision to move). Its
+ * failures are logged and retried by the next run; they never fail the sync.
  */
 async function mirrorChangeRequests(ctx: EngineContext, run: SyncRun): Promise<void> {
-  if (ctx.changeRequests === undefined || run.stopRequested || run.report.offline) return;
-  const changeRequests = ctx.changeRequests;
+  const options = ctx.changeRequests;
+  if (options === undefined || run.stopRequested || run.report.offline) return;
+  const now = ctx.clock.now().getTime();
+  const last = Date.parse(ctx.state.get(CHANGE_REQUESTS_PULLED_AT) ?? '');
+  const interval = options.intervalMs ?? CHANGE_REQUEST_INTERVAL_MS;
+  if (Number.isFinite(last) && now - last >= 0 && now - last < interval) return;
   try {
     const pulled = await pullChangeRequests({
       db: ctx.db,
       spaces: ctx.spaces,
       content: ctx.content,
       remote: ctx.remote,
-      changeRequests,
+      changeRequests: options.remote,
       now: () => nowOf(ctx),
       log: ctx.log,
     });
     for (const error of pulled.errors) ctx.log('warn', error);
+    // After a failure the next run tries again, whatever the interval.
+    if (pulled.errors.length === 0) {
+      ctx.state.set(CHANGE_REQUESTS_PULLED_AT, new Date(now).toISOString());
+    }
   } catch (error) {
     ctx.log('warn', 'change requests not mirrored', { error: messageOf(error) });
   }
