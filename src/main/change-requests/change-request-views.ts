@@ -5,12 +5,13 @@ import type {
   ChangeRequestRef,
   ChangeRequestSummary,
   ChangeRequestWait,
+  PageDiff,
 } from '../../shared/contract/change-requests';
 import type { CacheDb } from '../cache/open-cache-database';
 import { SpaceCache, type CachedSpace } from '../cache/space-cache';
 import type { RemoteUser } from '../sync-ports';
 import { ChangeRequestStore, type MirroredChangeRequest } from './change-request-store';
-import { diffPageTrees } from './page-tree-diff';
+import { pageDiffs } from './page-tree-diff';
 import { ChangeRequestRevisionStore } from './revision-store';
 
 /** No mirrored change request has this number in this space. */
@@ -101,13 +102,19 @@ export class ChangeRequestViews {
   /** The diff from the cached revisions; a revision not cached yet diffs as empty. */
   diff(ref: ChangeRequestRef): ChangeRequestDiff {
     const { item, space } = this.find(ref);
-    const base = this.revisions.pages(space.id, item.baseRevisionId) ?? [];
-    const head = this.revisions.pages(space.id, item.changeRequest.revision) ?? [];
     return {
       spaceId: space.id,
       number: item.changeRequest.number,
-      pages: diffPageTrees(base, head),
+      pages: [...this.pageDiffs(ref)],
     };
+  }
+
+  /** The diff page by page, computed as it is read (the first page comes before the rest). */
+  pageDiffs(ref: ChangeRequestRef): Generator<PageDiff, void, undefined> {
+    const { item, space } = this.find(ref);
+    const base = this.revisions.pages(space.id, item.baseRevisionId, false) ?? [];
+    const head = this.revisions.pages(space.id, item.changeRequest.revision, false) ?? [];
+    return pageDiffs(base, head, (page) => this.revisions.body(page.bodyHash));
   }
 
   private find(ref: ChangeRequestRef): { item: MirroredChangeRequest; space: CachedSpace } {

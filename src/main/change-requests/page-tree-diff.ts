@@ -7,6 +7,11 @@ import type { RevisionPageRow } from './revision-store';
 /** Page fields compared besides the title and the content (the server's stored page fields). */
 const COMPARED_FIELDS = [...PAGE_FIELDS, 'slug', 'href', 'layout', 'cover'] as const;
 
+/** A page's Markdown: its row's, or loaded by hash when the rows were read without bodies. */
+export type BodyOf = (page: RevisionPageRow) => string;
+
+const ownBody: BodyOf = (page) => page.markdown ?? '';
+
 interface Placed {
   page: RevisionPageRow;
   path: string;
@@ -58,25 +63,38 @@ function indexTree(rows: readonly RevisionPageRow[]): TreeIndex {
 export function diffPageTrees(
   base: readonly RevisionPageRow[],
   head: readonly RevisionPageRow[],
+  bodyOf: BodyOf = ownBody,
 ): PageDiff[] {
+  return [...pageDiffs(base, head, bodyOf)];
+}
+
+/**
+ * diffPageTrees one page at a time: a screen shows the first page before the rest are diffed.
+ * Pages are compared by body hash, so `bodyOf` is only asked for the bodies of changed pages.
+ */
+export function* pageDiffs(
+  base: readonly RevisionPageRow[],
+  head: readonly RevisionPageRow[],
+  bodyOf: BodyOf = ownBody,
+): Generator<PageDiff, void, undefined> {
   const B = indexTree(base);
   const H = indexTree(head);
   const reordered = reorderedPages(B, H);
-  const result: PageDiff[] = [];
   for (const id of H.order) {
     const after = H.pages.get(id)!;
     const before = B.pages.get(id);
-    const diff = before ? changedPage(before, after, B, H, reordered.has(id)) : addedPage(after);
-    if (diff) result.push(diff);
+    const diff = before
+      ? changedPage(before, after, { B, H, bodyOf }, reordered.has(id))
+      : addedPage(after, bodyOf);
+    if (diff) yield diff;
   }
   for (const id of B.order) {
-    if (!H.pages.has(id)) result.push(removedPage(B.pages.get(id)!));
+    if (!H.pages.has(id)) yield removedPage(B.pages.get(id)!, bodyOf);
   }
-  return result;
 }
 
-function addedPage({ page, path }: Placed): PageDiff {
-  const body = page.type === 'document' ? lineDiff('', page.markdown ?? '') : undefined;
+function addedPage({ page, path }: Placed, bodyOf: BodyOf): PageDiff {
+  const body = page.type === 'document' ? lineDiff('', bodyOf(page)) : undefined;
   return {
     ...pageRef(page, path),
     status: 'added',
@@ -90,8 +108,8 @@ function addedPage({ page, path }: Placed): PageDiff {
   };
 }
 
-function removedPage({ page, path }: Placed): PageDiff {
-  const body = page.type === 'document' ? lineDiff(page.markdown ?? '', '') : undefined;
+function removedPage({ page, path }: Placed, bodyOf: BodyOf): PageDiff {
+  const body = page.type === 'document' ? lineDiff(bodyOf(page), '') : undefined;
   return {
     ...pageRef(page, path),
     status: 'removed',
@@ -108,8 +126,7 @@ function removedPage({ page, path }: Placed): PageDiff {
 function changedPage(
   before: Placed,
   after: Placed,
-  B: TreeIndex,
-  H: TreeIndex,
+  { B, H, bodyOf }: { B: TreeIndex; H: TreeIndex; bodyOf: BodyOf },
   reordered: boolean,
 ): PageDiff | undefined {
   const old = before.page;
@@ -122,7 +139,7 @@ function changedPage(
   const renamed = old.title !== now.title;
   const moved = old.parentId !== now.parentId || reordered;
   if (!contentChanged && !renamed && !moved && fields.length === 0) return undefined;
-  const body = contentChanged ? lineDiff(old.markdown ?? '', now.markdown ?? '') : undefined;
+  const body = contentChanged ? lineDiff(bodyOf(old), bodyOf(now)) : undefined;
   const parentTitle = (tree: TreeIndex, id: string | null) =>
     id === null ? null : (tree.pages.get(id)?.page.title ?? null);
   return {

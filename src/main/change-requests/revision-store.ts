@@ -80,14 +80,21 @@ export class ChangeRequestRevisionStore {
     })();
   }
 
-  /** A cached revision's pages in tree order (parents before children), or undefined. */
-  pages(spaceId: string, revisionId: string): RevisionPageRow[] | undefined {
+  /**
+   * A cached revision's pages in tree order (parents before children), or undefined. Without
+   * `withBodies` their `markdown` is null (see body()): a diff needs only the changed ones.
+   */
+  pages(spaceId: string, revisionId: string, withBodies = true): RevisionPageRow[] | undefined {
     if (!this.has(spaceId, revisionId)) return undefined;
+    const columns = 'p.id, p.parent_id, p.position, p.type, p.title, p.meta, p.body_hash';
     const rows = this.db
       .prepare(
-        `SELECT p.id, p.parent_id, p.position, p.type, p.title, p.meta, p.body_hash, b.markdown
-         FROM change_request_pages p LEFT JOIN bodies b ON b.hash = p.body_hash
-         WHERE p.space_id = ? AND p.revision_id = ? ORDER BY p.position`,
+        withBodies
+          ? `SELECT ${columns}, b.markdown FROM change_request_pages p
+             LEFT JOIN bodies b ON b.hash = p.body_hash
+             WHERE p.space_id = ? AND p.revision_id = ? ORDER BY p.position`
+          : `SELECT ${columns}, NULL AS markdown FROM change_request_pages p
+             WHERE p.space_id = ? AND p.revision_id = ? ORDER BY p.position`,
       )
       .all(spaceId, revisionId) as {
       id: string;
@@ -109,6 +116,14 @@ export class ChangeRequestRevisionStore {
       bodyHash: row.body_hash,
       markdown: row.markdown,
     }));
+  }
+
+  /** A body by hash ('' when the cache does not hold it). */
+  body(hash: string | null): string {
+    if (hash === null) return '';
+    const row = this.db.prepare('SELECT markdown FROM bodies WHERE hash = ?').get(hash) as
+      { markdown: string } | undefined;
+    return row?.markdown ?? '';
   }
 
   /**
