@@ -21,6 +21,7 @@ import { TOKENS, testFixture } from '../support/test-fixture';
 let t: TestServer;
 let dir: string;
 let number: number;
+let shelvedNumber: number;
 
 async function quire(args: string[], tty = false) {
   let stdout = '';
@@ -58,6 +59,11 @@ beforeAll(async () => {
   await api.updateChangeRequestById('s-handbook', cr.id, { status: ChangeRequestStatus.Open });
   await api.requestReviewersForChangeRequest('s-handbook', cr.id, { users: ['u-cleo'] });
   number = cr.number;
+  const { data: shelved } = await api.createChangeRequest('s-handbook', { subject: 'Shelved' });
+  await api.updateChangeRequestById('s-handbook', shelved.id, {
+    status: ChangeRequestStatus.Archived,
+  });
+  shelvedNumber = shelved.number;
   const login = await quire([
     'login',
     '--server',
@@ -130,6 +136,22 @@ describe('quire cr', () => {
     expect(space.stderr).toContain('no synced space Nowhere');
     expect((await quire(['cr', 'show', 'Handbook', 'x'])).code).toBe(2);
     expect((await quire(['cr'])).code).toBe(2);
+  });
+
+  it('pins an archived change request into the mirror, and unpins it', async () => {
+    const subjects = async () => {
+      const list = await quire(['cr', 'list', '--json']);
+      return (JSON.parse(list.stdout) as ChangeRequestSummary[]).map((item) => item.subject);
+    };
+    const pin = await quire(['cr', 'pin', 'Handbook', String(shelvedNumber)]);
+    expect(pin.code, pin.stderr).toBe(0);
+    expect(pin.stdout).toContain(`Pinned Handbook #${shelvedNumber}`);
+    // The pin has the very next sync refresh the mirror.
+    expect((await quire(['sync', '--once'])).code).toBe(0);
+    expect((await subjects()).sort()).toEqual(['Clearer setup', 'Shelved']);
+    expect((await quire(['cr', 'unpin', 'Handbook', String(shelvedNumber)])).code).toBe(0);
+    expect((await quire(['sync', '--once'])).code).toBe(0);
+    expect(await subjects()).toEqual(['Clearer setup']);
   });
 
   it('works the same with the server stopped', async () => {

@@ -118,6 +118,8 @@ export interface EngineSession {
   changeRequest(ref: ChangeRequestRef, userId: string): Promise<ChangeRequestDetail>;
   /** Its diff from the cached revisions. Throws UnknownChangeRequestError. No network. */
   changeRequestDiff(ref: ChangeRequestRef): Promise<ChangeRequestDiff>;
+  /** Pins or unpins; the next sync refreshes the mirror. Throws UnknownChangeRequestSpaceError. */
+  pinChangeRequest(ref: ChangeRequestRef, pinned: boolean): Promise<void>;
   close(): Promise<void>;
 }
 

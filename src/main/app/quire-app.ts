@@ -392,6 +392,13 @@ export class QuireApp implements QuireCommandHandlers {
     return this.withEngine(false, (engine) => engine.changeRequestDiff(ref));
   }
 
+  async pinChangeRequest(args: ChangeRequestRef & { pinned: boolean }): Promise<null> {
+    return this.withEngine(false, async (engine) => {
+      await engine.pinChangeRequest({ space: args.space, number: args.number }, args.pinned);
+      return null;
+    });
+  }
+
   async watch(options: AppWatchOptions): Promise<SyncStatusSnapshot> {
     return this.command(async () => {
       const session = await this.sessions.open(true, true);

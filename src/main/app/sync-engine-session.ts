@@ -312,6 +312,10 @@ export class SyncEngineSession implements EngineSession {
     return new ChangeRequestViews(this.cache).diff(ref);
   }
 
+  async pinChangeRequest(ref: ChangeRequestRef, pinned: boolean): Promise<void> {
+    new ChangeRequestViews(this.cache).pin(ref, pinned, new Date().toISOString());
+  }
+
   async close(): Promise<void> {
     this.cache.close();
   }

@@ -12,6 +12,7 @@ import { SpaceCache, type CachedSpace } from '../cache/space-cache';
 import type { RemoteUser } from '../sync-ports';
 import { ChangeRequestStore, type MirroredChangeRequest } from './change-request-store';
 import { pageDiffs } from './page-tree-diff';
+import { CHANGE_REQUESTS_PULLED_AT } from './pull-change-requests';
 import { ChangeRequestRevisionStore } from './revision-store';
 
 /** No mirrored change request has this number in this space. */
@@ -53,7 +54,7 @@ export class ChangeRequestViews {
   private readonly revisions: ChangeRequestRevisionStore;
   private readonly spaces: SpaceCache;
 
-  constructor(db: CacheDb) {
+  constructor(private readonly db: CacheDb) {
     this.store = new ChangeRequestStore(db);
     this.revisions = new ChangeRequestRevisionStore(db);
     this.spaces = new SpaceCache(db);
@@ -115,6 +116,17 @@ export class ChangeRequestViews {
     const base = this.revisions.pages(space.id, item.baseRevisionId, false) ?? [];
     const head = this.revisions.pages(space.id, item.changeRequest.revision, false) ?? [];
     return pageDiffs(base, head, (page) => this.revisions.body(page.bodyHash));
+  }
+
+  /**
+   * Pins (or unpins) a change request of a synced space, mirrored yet or not, and has the next
+   * sync refresh the mirror whatever its interval, so the pin takes effect then.
+   */
+  pin(ref: ChangeRequestRef, pinned: boolean, at: string): void {
+    const space = this.resolveSpace(ref.space);
+    if (pinned) this.store.pin(space.id, ref.number, at);
+    else this.store.unpin(space.id, ref.number);
+    this.db.prepare('DELETE FROM sync_state WHERE key = ?').run(CHANGE_REQUESTS_PULLED_AT);
   }
 
   private find(ref: ChangeRequestRef): { item: MirroredChangeRequest; space: CachedSpace } {

@@ -13,6 +13,9 @@ const MIRRORED_STATUSES: readonly ChangeRequestStatus[] = [
   ChangeRequestStatus.Draft,
 ];
 
+/** The `sync_state` key of the last refresh of the mirror (see the engine's interval). */
+export const CHANGE_REQUESTS_PULLED_AT = 'change-requests.pulled-at';
+
 export interface ChangeRequestPullDeps {
   db: CacheDb;
   spaces: SpaceCache;

@@ -175,6 +175,7 @@ class FakeWorld {
       changeRequests: async () => [],
       changeRequest: () => Promise.reject(new Error('not used by these tests')),
       changeRequestDiff: () => Promise.reject(new Error('not used by these tests')),
+      pinChangeRequest: () => Promise.reject(new Error('not used by these tests')),
       close: async () => {
         this.openEngines--;
       },

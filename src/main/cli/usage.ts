@@ -47,6 +47,8 @@ Commands:
   cr diff <space> <number> [--json]
                           its changes page by page (added, removed, moved, renamed, line diffs
                           with the changed words marked), from the cache: works offline
+  cr pin|unpin <space> <number>
+                          keep a change request mirrored whatever its status (or stop)
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).

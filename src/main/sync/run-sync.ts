@@ -1,7 +1,10 @@
 import type { CachedSpace } from '../cache/space-cache';
 import { PUSH_PROBLEM_KINDS } from '../cache/sync-problems';
 import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
-import { pullChangeRequests } from '../change-requests/pull-change-requests';
+import {
+  CHANGE_REQUESTS_PULLED_AT,
+  pullChangeRequests,
+} from '../change-requests/pull-change-requests';
 import { nowOf, type EngineContext } from './engine-context';
 import { pullSpace } from './pull/pull-space';
 import { hasMirror, removeSpace } from './remove-space';
@@ -204,7 +207,6 @@ function mergePushReport(report: SpaceSyncReport, again: SpaceSyncReport): void 
 
 /** The mirror is refreshed at most this often unless the engine says otherwise. */
 const CHANGE_REQUEST_INTERVAL_MS = 60_000;
-const CHANGE_REQUESTS_PULLED_AT = 'change-requests.pulled-at';
 
 /**
  * The change-request mirror follows the pull on every run whose last refresh is older than its

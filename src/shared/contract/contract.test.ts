@@ -256,6 +256,7 @@ const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandRes
       fetchedAt: entry.at,
     },
   },
+  pinChangeRequest: { args: { space: 'Handbook', number: 4, pinned: true }, result: null },
   changeRequestDiff: {
     args: { space: 'Handbook', number: 4 },
     result: {

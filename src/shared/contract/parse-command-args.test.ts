@@ -44,6 +44,8 @@ describe('parseCommandArgs', () => {
     ['changeRequestDiff', { space: 's', number: '4' }, 'number'],
     ['changeRequestDiff', { space: 's', number: 4, page: 'p' }, 'page'],
     ['changeRequests', { all: true }, 'all'],
+    ['pinChangeRequest', { space: 's', number: 4 }, 'pinned'],
+    ['pinChangeRequest', { space: 's', number: 4, pinned: 1 }, 'pinned'],
     ['resolveConflict', { id: 1, choice: { mode: 'both' } }, 'choice.mode'],
     ['resolveConflict', { id: 1, choice: { mode: 'mine', text: 'x' } }, 'text'],
     ['pause', { until: 'tomorrow' }, 'until'],

@@ -104,11 +104,15 @@ const ARG_PARSERS: { [K in CommandName]: (args: Fields) => CommandArgs<K> } = {
   changeRequests: none,
   changeRequest: changeRequestRef,
   changeRequestDiff: changeRequestRef,
+  pinChangeRequest: (a) => ({ ...changeRequestRef(a, ['pinned']), pinned: flag(a, 'pinned') }),
 };
 
 /** A space (id or title, non-empty) and a change request number (1 or more). */
-function changeRequestRef(a: Fields): { space: string; number: number } {
-  only(a, ['space', 'number']);
+function changeRequestRef(
+  a: Fields,
+  extra: readonly string[] = [],
+): { space: string; number: number } {
+  only(a, ['space', 'number', ...extra]);
   const space = text(a, 'space');
   if (space === '') throw new ArgumentError('space', 'space must not be empty');
   const number = index(a, 'number');

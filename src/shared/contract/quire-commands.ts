@@ -95,6 +95,8 @@ export interface QuireCommands {
   changeRequest: { args: ChangeRequestRef; result: ChangeRequestDetail };
   /** Its diff, page by page, computed from the cached revisions. No network. */
   changeRequestDiff: { args: ChangeRequestRef; result: ChangeRequestDiff };
+  /** Keeps a change request mirrored whatever its status (or stops); the next sync reads it. */
+  pinChangeRequest: { args: ChangeRequestRef & { pinned: boolean }; result: null };
 }
 
 export type CommandName = keyof QuireCommands;
@@ -143,6 +145,7 @@ export const COMMAND_NAMES = [
   'changeRequests',
   'changeRequest',
   'changeRequestDiff',
+  'pinChangeRequest',
 ] as const satisfies readonly CommandName[];
 
 /** Whether an untrusted value (an IPC channel's, a URL's) names a command. */

@@ -9,9 +9,10 @@ import {
   pageDiffHeading,
 } from '../output/change-request-text';
 import { onCommandError } from '../output/describe-error';
-import { plural } from '../output/text';
+import { oneLine, plural } from '../output/text';
 
-const USAGE = 'usage: quire cr list [--json] | quire cr show|diff <space> <number> [--json]';
+const USAGE =
+  'usage: quire cr list [--json] | quire cr show|diff <space> <number> [--json] | quire cr pin|unpin <space> <number>';
 
 /**
  * `quire cr …`: the change requests the sync mirrored, read from the cache (so it works
@@ -22,6 +23,7 @@ export const changeRequests: CliCommand = async (run, values, args) => {
   if (sub === 'list' && rest.length === 0) return list(run, values);
   if (sub === 'show') return show(run, values, refOf(rest));
   if (sub === 'diff') return diff(run, values, refOf(rest));
+  if (sub === 'pin' || sub === 'unpin') return pin(run, refOf(rest), sub === 'pin');
   throw new CliError(USAGE, EXIT_USAGE);
 };
 
@@ -63,6 +65,16 @@ async function show(run: Run, values: Values, ref: ChangeRequestRef): Promise<nu
   const detail = await known(run.app.changeRequest(ref));
   if (values.json) run.out(JSON.stringify(detail, null, 2));
   else for (const line of changeRequestDetailText(detail)) run.out(line);
+  return EXIT_OK;
+}
+
+async function pin(run: Run, ref: ChangeRequestRef, pinned: boolean): Promise<number> {
+  await known(run.app.pinChangeRequest({ ...ref, pinned }));
+  run.out(
+    pinned
+      ? `Pinned ${oneLine(ref.space)} #${ref.number}: mirrored whatever its status, from the next sync.`
+      : `Unpinned ${oneLine(ref.space)} #${ref.number}: mirrored while open or draft, from the next sync.`,
+  );
   return EXIT_OK;
 }
 
