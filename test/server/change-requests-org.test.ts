@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeRequestStatus, type ChangeRequest, type RevisionPage } from '@gitbook/api';
+import {
+  ChangeRequestReviewStatus,
+  ChangeRequestStatus,
+  type ChangeRequest,
+  type RevisionPage,
+} from '@gitbook/api';
 import {
   clientError,
   clientFailure,
@@ -121,6 +126,32 @@ describe('GET /v1/orgs/{organizationId}/change-requests', () => {
       headers: { authorization: `Bearer ${TOKENS.dora}` },
     });
     expect(await expectError(cursor, 400)).toMatch(/page/);
+  });
+});
+
+describe('activity moves updatedAt', () => {
+  it('a reviewer asked for or removed, and a review, move the change request', async () => {
+    const cr = await create('s-cr-b', 'Moving', TOKENS.dora, 'open');
+    const updatedAt = async () =>
+      (await spaces().getChangeRequestById('s-cr-b', cr.id)).data.updatedAt;
+    const steps = [
+      () => spaces().requestReviewersForChangeRequest('s-cr-b', cr.id, { users: ['u-cleo'] }),
+      () =>
+        spaces(TOKENS.cleo).submitChangeRequestReview('s-cr-b', cr.id, {
+          status: ChangeRequestReviewStatus.Approved,
+        }),
+      () => spaces().requestReviewersForChangeRequest('s-cr-b', cr.id, { users: ['u-bob'] }),
+      () => spaces().removeRequestedReviewerFromChangeRequest('s-cr-b', cr.id, 'u-bob'),
+    ];
+    let before = await updatedAt();
+    for (const step of steps) {
+      // Timestamps have millisecond resolution: make sure the clock moved.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await step();
+      const after = await updatedAt();
+      expect(after > before).toBe(true);
+      before = after;
+    }
   });
 });
 
