@@ -100,7 +100,7 @@ export class ChangeRequestViews {
     };
   }
 
-  /** The diff from the cached revisions; a revision not cached yet diffs as empty. */
+  /** The diff from the cached revisions (both are cached with the change request, never apart). */
   diff(ref: ChangeRequestRef): ChangeRequestDiff {
     const { item, space } = this.find(ref);
     return {
@@ -113,8 +113,17 @@ export class ChangeRequestViews {
   /** The diff page by page, computed as it is read (the first page comes before the rest). */
   pageDiffs(ref: ChangeRequestRef): Generator<PageDiff, void, undefined> {
     const { item, space } = this.find(ref);
-    const base = this.revisions.pages(space.id, item.baseRevisionId, false) ?? [];
-    const head = this.revisions.pages(space.id, item.changeRequest.revision, false) ?? [];
+    const tree = (revisionId: string) => {
+      const pages = this.revisions.pages(space.id, revisionId, false);
+      // Never shown as "every page added": a missing revision is a broken cache, said so.
+      if (!pages)
+        throw new Error(
+          `revision ${revisionId} of change request ${ref.number} is not in the cache`,
+        );
+      return pages;
+    };
+    const base = tree(item.baseRevisionId);
+    const head = tree(item.changeRequest.revision);
     return pageDiffs(base, head, (page) => this.revisions.body(page.bodyHash));
   }
 
