@@ -3,6 +3,10 @@
  * concrete HTTP client: the composition root (CLI, desktop app, tests) hands them these.
  */
 import type {
+  ChangeRequest,
+  ChangeRequestReview,
+  ChangeRequestStatus,
+  ChangeRequestUserContributor,
   Organization,
   RevisionFile,
   RevisionPageBase,
@@ -86,4 +90,57 @@ export interface RemoteWorkspace {
   ): Promise<RemoteRevision>;
   /** A file's bytes, never sending the token to another origin. */
   downloadFile(file: RemoteFile): Promise<Uint8Array>;
+}
+
+/** A change request as the mirror keeps it (the published ChangeRequest's fields it reads). */
+export type RemoteChangeRequest = Pick<
+  ChangeRequest,
+  | 'id'
+  | 'number'
+  | 'status'
+  | 'subject'
+  | 'space'
+  | 'revision'
+  | 'revisionInitial'
+  | 'outdated'
+  | 'comments'
+  | 'createdAt'
+  | 'updatedAt'
+> &
+  Partial<Pick<ChangeRequest, 'revisionMergedAncestor' | 'revisionMerged' | 'mergedAt'>> & {
+    createdBy: RemoteUser;
+    urls?: { app?: string };
+  };
+
+export type RemoteReview = Pick<
+  ChangeRequestReview,
+  'id' | 'status' | 'outdated' | 'revision' | 'createdAt'
+> & { reviewer: RemoteUser };
+
+/** A reviewer asked for (users only: team requests are not mirrored). */
+export interface RemoteRequestedReviewer {
+  user: RemoteUser;
+  createdAt: string;
+}
+
+export type RemoteContributor = Pick<
+  ChangeRequestUserContributor,
+  'count' | 'updatedAt' | 'actionType'
+> & { user: RemoteUser };
+
+/** What the change-request mirror reads besides revisions (RemoteWorkspace.getRevision). */
+export interface RemoteChangeRequests {
+  /** An organization's change requests in these statuses (all pages followed). */
+  listOrganizationChangeRequests(
+    organizationId: string,
+    statuses: readonly ChangeRequestStatus[],
+  ): Promise<RemoteChangeRequest[]>;
+  /** One change request by id or number; undefined when the server does not know it (404). */
+  getChangeRequest(spaceId: string, ref: string): Promise<RemoteChangeRequest | undefined>;
+  listReviews(spaceId: string, changeRequestId: string): Promise<RemoteReview[]>;
+  listRequestedReviewers(
+    spaceId: string,
+    changeRequestId: string,
+  ): Promise<RemoteRequestedReviewer[]>;
+  listContributors(spaceId: string, changeRequestId: string): Promise<RemoteContributor[]>;
 }

@@ -6,6 +6,7 @@
 // See SYNC_USAGE for flags.
 import { parseArgs } from 'node:util';
 import { runBenchmark } from './bench-runner';
+import { changeRequestDiffScenarios } from './change-request-diff-scenarios';
 import { cliProcessScenarios } from './cli-process-scenarios';
 import { pushScenarios } from './push-scenarios';
 import { syncScenarios } from './sync-scenarios';
@@ -15,7 +16,8 @@ const SYNC_USAGE = `Usage: npm run bench:sync -- [options]
                       a burst of 200 files and a drain of 50, for a fast check
   --only <text>       run only the scenarios whose name contains <text> (case-insensitive):
                       "initial mirror", "200 spaces", "latency", "burst", "retry-after" or
-                      "quire processes" (sync --once, status and --help as whole processes)
+                      "quire processes" (sync --once, status and --help as whole processes) or
+                      "change-request diff" (200 of 2,000 pages, offline)
   -h, --help          this text`;
 
 /** The shared runner also takes the load flags of bench:server; they mean nothing here. */
@@ -44,7 +46,11 @@ async function main(): Promise<number> {
     process.stdout.write(`${SYNC_USAGE}\n`);
     return 0;
   }
-  return runBenchmark('sync', [...syncScenarios, ...pushScenarios, ...cliProcessScenarios], argv);
+  return runBenchmark(
+    'sync',
+    [...syncScenarios, ...pushScenarios, ...cliProcessScenarios, ...changeRequestDiffScenarios],
+    argv,
+  );
 }
 
 main().then(

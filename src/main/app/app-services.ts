@@ -1,5 +1,11 @@
 import type { ActivityEntry, WatchRunSummary } from '../../shared/contract/activity';
 import type {
+  ChangeRequestDetail,
+  ChangeRequestDiff,
+  ChangeRequestRef,
+  ChangeRequestSummary,
+} from '../../shared/contract/change-requests';
+import type {
   ConflictListing,
   ConflictResolutionChoice,
   ConflictVersions,
@@ -106,6 +112,14 @@ export interface EngineSession {
   dropRefused(id: number): Promise<RefusedChangeListing>;
   /** The activity log, newest first. */
   activity(limit?: number): Promise<readonly ActivityEntry[]>;
+  /** The mirrored change requests, what waits for `userId` first. From the cache only. */
+  changeRequests(userId: string): Promise<readonly ChangeRequestSummary[]>;
+  /** One mirrored change request. Throws UnknownChangeRequestError. From the cache only. */
+  changeRequest(ref: ChangeRequestRef, userId: string): Promise<ChangeRequestDetail>;
+  /** Its diff from the cached revisions. Throws UnknownChangeRequestError. No network. */
+  changeRequestDiff(ref: ChangeRequestRef): Promise<ChangeRequestDiff>;
+  /** Pins or unpins; the next sync refreshes the mirror. Throws UnknownChangeRequestSpaceError. */
+  pinChangeRequest(ref: ChangeRequestRef, pinned: boolean): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,8 @@
 import { CommandFailedError, type CommandError } from '../../shared/contract/command-error';
+import {
+  UnknownChangeRequestError,
+  UnknownChangeRequestSpaceError,
+} from '../change-requests/change-request-views';
 import { DrainLockHeldError } from '../outbox/drain-lock';
 import { RemoteAuthError, RemoteUnavailableError } from '../remote/errors';
 import { UnknownConflictError, UnknownRefusedChangeError, UnknownSpaceError } from './app-services';
@@ -40,6 +44,18 @@ export function commandErrorOf(error: unknown, subject: CommandSubject = {}): Co
   }
   if (error instanceof UnknownRefusedChangeError) {
     return { kind: 'unknown-refused-change', message: error.message, id: subject.refusedId ?? 0 };
+  }
+  if (error instanceof UnknownChangeRequestError) {
+    const { message, space, number } = error;
+    return { kind: 'unknown-change-request', message, space, number };
+  }
+  if (error instanceof UnknownChangeRequestSpaceError) {
+    return {
+      kind: 'unknown-change-request',
+      message: error.message,
+      space: error.space,
+      number: null,
+    };
   }
   if (error instanceof Error) return { kind: 'unexpected', message: error.message };
   return { kind: 'unexpected', message: `unexpected error: ${String(error)}` };

@@ -1,5 +1,11 @@
 import { hostname } from 'node:os';
 import type { ActivityEntry } from '../../shared/contract/activity';
+import type {
+  ChangeRequestDetail,
+  ChangeRequestDiff,
+  ChangeRequestRef,
+  ChangeRequestSummary,
+} from '../../shared/contract/change-requests';
 import { CommandFailedError, type CommandError } from '../../shared/contract/command-error';
 import type {
   ConflictListing,
@@ -393,6 +399,31 @@ export class QuireApp implements QuireCommandHandlers {
    * drain lock, until `signal` aborts. Started by a composition root (`quire sync --watch`, the
    * desktop app), not a front-end command; its progress comes as events.
    */
+  async changeRequests(_args: NoArgs): Promise<readonly ChangeRequestSummary[]> {
+    return this.command(async () => {
+      const { engine, config } = await this.sessions.open(false, false);
+      return engine.changeRequests(config.user.id);
+    });
+  }
+
+  async changeRequest(ref: ChangeRequestRef): Promise<ChangeRequestDetail> {
+    return this.command(async () => {
+      const { engine, config } = await this.sessions.open(false, false);
+      return engine.changeRequest(ref, config.user.id);
+    });
+  }
+
+  async changeRequestDiff(ref: ChangeRequestRef): Promise<ChangeRequestDiff> {
+    return this.withEngine(false, (engine) => engine.changeRequestDiff(ref));
+  }
+
+  async pinChangeRequest(args: ChangeRequestRef & { pinned: boolean }): Promise<null> {
+    return this.withEngine(false, async (engine) => {
+      await engine.pinChangeRequest({ space: args.space, number: args.number }, args.pinned);
+      return null;
+    });
+  }
+
   async watch(options: AppWatchOptions): Promise<SyncStatusSnapshot> {
     return this.command(async () => {
       for (;;) {

@@ -3,6 +3,12 @@ import { createIgnoreRules } from '../local/ignore-rules';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { ActivityEntry } from '../../shared/contract/activity';
+import type {
+  ChangeRequestDetail,
+  ChangeRequestDiff,
+  ChangeRequestRef,
+  ChangeRequestSummary,
+} from '../../shared/contract/change-requests';
 import { CommandFailedError } from '../../shared/contract/command-error';
 import type {
   ConflictListing,
@@ -22,6 +28,8 @@ import type {
 } from '../../shared/contract/spaces';
 import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import { ActivityLog, type NewActivity } from '../cache/activity-log';
+import { ChangeRequestViews } from '../change-requests/change-request-views';
+import { WorkspaceChangeRequestRemote } from '../change-requests/workspace-change-request-remote';
 import type { CacheDb } from '../cache/open-cache-database';
 import { SyncedTexts } from '../cache/synced-texts';
 import { ConflictResolutionError } from '../conflicts/conflict-resolver';
@@ -86,6 +94,7 @@ export class SyncEngineSession implements EngineSession {
               // Watching, the watcher backs off; a run must not sit in the drainer's waits.
               ...(options.watching ? { maxOfflineWaits: 0 } : {}),
             },
+            changeRequests: { remote: new WorkspaceChangeRequestRemote(options.remote) },
           }
         : {}),
     });
@@ -295,6 +304,22 @@ export class SyncEngineSession implements EngineSession {
 
   async activity(limit?: number): Promise<readonly ActivityEntry[]> {
     return this.activityLog.list(limit);
+  }
+
+  async changeRequests(userId: string): Promise<readonly ChangeRequestSummary[]> {
+    return new ChangeRequestViews(this.cache).inbox(userId);
+  }
+
+  async changeRequest(ref: ChangeRequestRef, userId: string): Promise<ChangeRequestDetail> {
+    return new ChangeRequestViews(this.cache).detail(ref, userId);
+  }
+
+  async changeRequestDiff(ref: ChangeRequestRef): Promise<ChangeRequestDiff> {
+    return new ChangeRequestViews(this.cache).diff(ref);
+  }
+
+  async pinChangeRequest(ref: ChangeRequestRef, pinned: boolean): Promise<void> {
+    new ChangeRequestViews(this.cache).pin(ref, pinned, new Date().toISOString());
   }
 
   async close(): Promise<void> {

@@ -208,11 +208,12 @@ export class ContentCache {
     };
   }
 
-  /** Drops bodies no cached page refers to any more. */
+  /** Drops bodies no cached page (of a space or of a change request's revision) refers to any more. */
   private collectBodies(): void {
     this.db
       .prepare(
-        'DELETE FROM bodies WHERE hash NOT IN (SELECT body_hash FROM pages WHERE body_hash IS NOT NULL)',
+        `DELETE FROM bodies WHERE hash NOT IN (SELECT body_hash FROM pages WHERE body_hash IS NOT NULL)
+           AND hash NOT IN (SELECT body_hash FROM change_request_pages WHERE body_hash IS NOT NULL)`,
       )
       .run();
   }

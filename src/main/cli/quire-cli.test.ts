@@ -172,6 +172,10 @@ class FakeWorld {
         throw new UnknownRefusedChangeError(`no refused change ${id}`);
       },
       activity: async () => [],
+      changeRequests: async () => [],
+      changeRequest: () => Promise.reject(new Error('not used by these tests')),
+      changeRequestDiff: () => Promise.reject(new Error('not used by these tests')),
+      pinChangeRequest: () => Promise.reject(new Error('not used by these tests')),
       close: async () => {
         this.openEngines--;
       },

@@ -17,6 +17,7 @@ import {
   type Run,
   type Values,
 } from './cli-run';
+import { changeRequests } from './commands/change-requests';
 import { conflicts, resolve } from './commands/conflicts';
 import { login, logout, subject } from './commands/login';
 import { confirmDeletes, pause, resume } from './commands/pause';
@@ -52,6 +53,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   retry: ['all'],
   drop: [],
   ui: ['port', 'open'],
+  cr: ['json'],
   help: [],
 };
 
@@ -70,6 +72,7 @@ const COMMANDS: Record<string, CliCommand> = {
   retry,
   drop,
   ui,
+  cr: changeRequests,
 };
 
 /**

@@ -40,6 +40,15 @@ Commands:
   ui [--port <n>] [--open] the desktop app's screens in a browser, on 127.0.0.1 (a free port unless
                           --port), syncing in the background while logged in; prints the URL to
                           open (it holds a secret) first; --open opens it; runs until Ctrl-C
+  cr list [--json]        change requests of the synced spaces (mirrored by sync), what waits
+                          for you first (a review asked of you, changes asked on yours)
+  cr show <space> <number> [--json]
+                          one change request: status, reviewers, reviews, contributors
+  cr diff <space> <number> [--json]
+                          its changes page by page (added, removed, moved, renamed, line diffs
+                          with the changed words marked), from the cache: works offline
+  cr pin|unpin <space> <number>
+                          keep a change request mirrored whatever its status (or stop)
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).

@@ -14,7 +14,7 @@ import { resolveInside } from '../mirror/resolve-inside';
 import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
-import type { Clock, RemoteWorkspace, SyncProgress } from '../sync-ports';
+import type { Clock, RemoteChangeRequests, RemoteWorkspace, SyncProgress } from '../sync-ports';
 import { SpacePusher } from './push-space';
 import { RefusedChanges } from './refused-changes';
 import type { SpaceSyncReport } from './sync-report';
@@ -36,6 +36,17 @@ export interface SyncEngineOptions {
   log?: SyncLog;
   /** Set to push local edits (before each space's pull); without it the engine only pulls. */
   push?: SyncPushOptions;
+  /** Set to mirror the synced spaces' change requests after the pulls (src/main/change-requests). */
+  changeRequests?: ChangeRequestMirrorOptions;
+}
+
+export interface ChangeRequestMirrorOptions {
+  remote: RemoteChangeRequests;
+  /**
+   * Least time between two refreshes of the mirror (default one minute): each costs a list
+   * request per organization, and reviews are rarely a matter of seconds.
+   */
+  intervalMs?: number;
 }
 
 export interface SyncPushOptions {
@@ -83,6 +94,7 @@ export interface EngineContext {
   /** Set when the engine pushes (SyncEngineOptions.push). */
   readonly pusher: SpacePusher | undefined;
   readonly drainer: OutboxDrainer | undefined;
+  readonly changeRequests: ChangeRequestMirrorOptions | undefined;
 }
 
 /** The shared state of a SyncEngine over its options (the folder already checked absolute). */
@@ -117,6 +129,7 @@ export function createEngineContext(options: SyncEngineOptions, folder: string):
     texts: new SyncedTexts(db),
     ignore,
     drainer,
+    changeRequests: options.changeRequests,
     pusher:
       drainer === undefined
         ? undefined

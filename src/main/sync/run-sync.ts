@@ -1,6 +1,10 @@
 import type { CachedSpace } from '../cache/space-cache';
 import { PUSH_PROBLEM_KINDS } from '../cache/sync-problems';
 import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
+import {
+  CHANGE_REQUESTS_PULLED_AT,
+  pullChangeRequests,
+} from '../change-requests/pull-change-requests';
 import { nowOf, type EngineContext } from './engine-context';
 import { pullSpace } from './pull/pull-space';
 import { hasMirror, removeSpace } from './remove-space';
@@ -70,6 +74,7 @@ export async function runSync(ctx: EngineContext, run: SyncRun): Promise<void> {
       spaceReport.error !== undefined;
     if (busy) report.spaces.push(spaceReport);
   }
+  await mirrorChangeRequests(ctx, run);
   for (const space of report.spaces) {
     report.filesWritten += space.written.length;
     report.filesRemoved += space.removed.length;
@@ -198,4 +203,39 @@ function mergePushReport(report: SpaceSyncReport, again: SpaceSyncReport): void 
   }
   if (again.offline) report.offline = true;
   if (again.error !== undefined) report.error = again.error;
+}
+
+/** The mirror is refreshed at most this often unless the engine says otherwise. */
+const CHANGE_REQUEST_INTERVAL_MS = 60_000;
+
+/**
+ * The change-request mirror follows the pull on every run whose last refresh is older than its
+ * interval (reviews move without main moving, so it does not wait for a revision to move). Its
+ * failures are logged and retried by the next run; they never fail the sync.
+ */
+async function mirrorChangeRequests(ctx: EngineContext, run: SyncRun): Promise<void> {
+  const options = ctx.changeRequests;
+  if (options === undefined || run.stopRequested || run.report.offline) return;
+  const now = ctx.clock.now().getTime();
+  const last = Date.parse(ctx.state.get(CHANGE_REQUESTS_PULLED_AT) ?? '');
+  const interval = options.intervalMs ?? CHANGE_REQUEST_INTERVAL_MS;
+  if (Number.isFinite(last) && now - last >= 0 && now - last < interval) return;
+  try {
+    const pulled = await pullChangeRequests({
+      db: ctx.db,
+      spaces: ctx.spaces,
+      content: ctx.content,
+      remote: ctx.remote,
+      changeRequests: options.remote,
+      now: () => nowOf(ctx),
+      log: ctx.log,
+    });
+    for (const error of pulled.errors) ctx.log('warn', error);
+    // After a failure the next run tries again, whatever the interval.
+    if (pulled.errors.length === 0) {
+      ctx.state.set(CHANGE_REQUESTS_PULLED_AT, new Date(now).toISOString());
+    }
+  } catch (error) {
+    ctx.log('warn', 'change requests not mirrored', { error: messageOf(error) });
+  }
 }

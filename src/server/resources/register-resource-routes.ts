@@ -1,11 +1,13 @@
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
+import { changeRequestOrgRoutes } from './change-requests/change-request-org-routes';
 import { changeRequestRoutes } from './change-requests/change-request-routes';
 import { collectionRoutes } from './collections/collection-routes';
 import { commentRoutes } from './comments/comment-routes';
 import { changeRequestContentRoutes } from './content/change-request-content-routes';
 import { spaceContentRoutes } from './content/space-content-routes';
 import { customFieldRoutes } from './custom-fields/custom-field-routes';
+import { documentRoutes } from './documents/document-routes';
 import { homeRoutes } from './home/home-routes';
 import { linkRoutes } from './links/link-routes';
 import { memberRoutes } from './members/member-routes';
@@ -30,7 +32,9 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   spaceRoutes(app, ctx);
   customFieldRoutes(app, ctx);
   spaceContentRoutes(app, ctx);
+  documentRoutes(app, ctx);
   changeRequestRoutes(app, ctx);
+  changeRequestOrgRoutes(app, ctx);
   changeRequestContentRoutes(app, ctx);
   commentRoutes(app, ctx);
   linkRoutes(app, ctx);

@@ -32,6 +32,8 @@ export type CommandError =
   | { kind: 'unknown-conflict'; message: string; id: number }
   /** No refused change has this id (never refused, already retried or dropped). */
   | { kind: 'unknown-refused-change'; message: string; id: number }
+  /** No mirrored change request has this number in this space (or no synced space has that name). */
+  | { kind: 'unknown-change-request'; message: string; space: string; number: number | null }
   /** Another process syncs this home right now. */
   | { kind: 'busy'; message: string; runner: RunnerInfo | null }
   /** A sync that could not pull anything at all (listing failed): the typed reason. */

@@ -3,6 +3,7 @@ import type { ActivityEntry, WatchRunSummary } from './activity';
 import type { CommandError, CommandErrorKind } from './command-error';
 import type { ConflictListing } from './conflicts';
 import type { RefusedChangeListing } from './local-changes';
+import type { ChangeRequestSummary } from './change-requests';
 import {
   COMMAND_NAMES,
   type CommandArgs,
@@ -123,6 +124,25 @@ const settings = {
   ignorePatterns: ["drafts/"],
 };
 
+const changeRequest: ChangeRequestSummary = {
+  spaceId: 's-1',
+  space: 'Handbook',
+  organizationId: 'o-1',
+  organization: 'Acme',
+  id: 'cr-4',
+  number: 4,
+  subject: 'Fix setup',
+  status: 'open',
+  author: { id: 'u-2', displayName: 'Bo' },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-02T00:00:00.000Z',
+  outdated: false,
+  comments: 2,
+  pinned: false,
+  waitingForYou: 'review-requested',
+  url: null,
+};
+
 const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandResult<K> } } = {
   appInfo: { args: {}, result: { name: 'Quire', version: '0.1.0' } },
   checkServerUrl: {
@@ -211,6 +231,77 @@ const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandRes
     args: { notifications: false },
     result: { launchAtLogin: false, notifications: false },
   },
+  changeRequests: { args: {}, result: [changeRequest] },
+  changeRequest: {
+    args: { space: 's-1', number: 4 },
+    result: {
+      ...changeRequest,
+      revision: 'r-2',
+      baseRevision: 'r-1',
+      reviews: [
+        {
+          reviewer: { id: 'u-2', displayName: 'Bo' },
+          status: 'changes-requested',
+          outdated: false,
+          createdAt: entry.at,
+        },
+      ],
+      requestedReviewers: [{ user: { id: 'u-1', displayName: 'Ada' }, requestedAt: entry.at }],
+      contributors: [
+        {
+          user: { id: 'u-2', displayName: 'Bo' },
+          actionType: 'edit',
+          count: 1,
+          updatedAt: entry.at,
+        },
+      ],
+      fetchedAt: entry.at,
+    },
+  },
+  pinChangeRequest: { args: { space: 'Handbook', number: 4, pinned: true }, result: null },
+  changeRequestDiff: {
+    args: { space: 'Handbook', number: 4 },
+    result: {
+      spaceId: 's-1',
+      number: 4,
+      pages: [
+        {
+          pageId: 'p-1',
+          type: 'document',
+          title: 'Setup',
+          path: 'guides/setup',
+          status: 'modified',
+          renamedFrom: 'Install',
+          moved: { fromParent: null, toParent: 'Guides' },
+          fields: ['description'],
+          contentChanged: true,
+          added: 1,
+          removed: 1,
+          lines: [
+            { kind: 'skipped', count: 3 },
+            {
+              kind: 'removed',
+              oldLine: 4,
+              newLine: null,
+              segments: [
+                { text: 'Run ', changed: false },
+                { text: 'make', changed: true },
+              ],
+            },
+            {
+              kind: 'added',
+              oldLine: null,
+              newLine: 4,
+              segments: [
+                { text: 'Run ', changed: false },
+                { text: 'npm', changed: true },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  },
 };
 
 const events: { [E in EventName]: QuireEvents[E] } = {
@@ -251,6 +342,12 @@ const commandErrors: { [K in CommandErrorKind]: Extract<CommandError, { kind: K 
   'unknown-space': { kind: 'unknown-space', message: 'm', spaceId: 's-9' },
   'unknown-conflict': { kind: 'unknown-conflict', message: 'm', id: 9 },
   'unknown-refused-change': { kind: 'unknown-refused-change', message: 'm', id: 9 },
+  'unknown-change-request': {
+    kind: 'unknown-change-request',
+    message: 'm',
+    space: 'Handbook',
+    number: 4,
+  },
   unavailable: { kind: 'unavailable', message: 'm', command: 'startDemo' },
   busy: { kind: 'busy', message: 'm', runner: null },
   'sync-failed': { kind: 'sync-failed', message: 'm', error: syncErrors.offline },

@@ -109,7 +109,24 @@ const ARG_PARSERS: { [K in CommandName]: (args: Fields) => CommandArgs<K> } = {
     if (a['notifications'] !== undefined) update.notifications = flag(a, 'notifications');
     return update;
   },
+  changeRequests: none,
+  changeRequest: changeRequestRef,
+  changeRequestDiff: changeRequestRef,
+  pinChangeRequest: (a) => ({ ...changeRequestRef(a, ['pinned']), pinned: flag(a, 'pinned') }),
 };
+
+/** A space (id or title, non-empty) and a change request number (1 or more). */
+function changeRequestRef(
+  a: Fields,
+  extra: readonly string[] = [],
+): { space: string; number: number } {
+  only(a, ['space', 'number', ...extra]);
+  const space = text(a, 'space');
+  if (space === '') throw new ArgumentError('space', 'space must not be empty');
+  const number = index(a, 'number');
+  if (number < 1) throw new ArgumentError('number', 'number must be 1 or more');
+  return { space, number };
+}
 
 function none(args: Fields): Record<string, never> {
   only(args, []);

@@ -1,4 +1,10 @@
 import type { ActivityEntry } from './activity';
+import type {
+  ChangeRequestDetail,
+  ChangeRequestDiff,
+  ChangeRequestRef,
+  ChangeRequestSummary,
+} from './change-requests';
 import type { CommandError } from './command-error';
 import type { ConflictListing, ConflictResolutionChoice, ConflictVersions } from './conflicts';
 import type {
@@ -88,6 +94,14 @@ export interface QuireCommands {
   startDemo: { args: { folder: string }; result: LoginResult };
   desktopSettings: { args: NoArgs; result: DesktopSettings };
   updateDesktopSettings: { args: DesktopSettingsUpdate; result: DesktopSettings };
+  /** The review inbox: mirrored change requests of the synced spaces, what waits for you first. No network. */
+  changeRequests: { args: NoArgs; result: readonly ChangeRequestSummary[] };
+  /** One mirrored change request: reviews, requested reviewers, contributors. No network. */
+  changeRequest: { args: ChangeRequestRef; result: ChangeRequestDetail };
+  /** Its diff, page by page, computed from the cached revisions. No network. */
+  changeRequestDiff: { args: ChangeRequestRef; result: ChangeRequestDiff };
+  /** Keeps a change request mirrored whatever its status (or stops); the next sync reads it. */
+  pinChangeRequest: { args: ChangeRequestRef & { pinned: boolean }; result: null };
 }
 
 export type CommandName = keyof QuireCommands;
@@ -134,6 +148,10 @@ export const COMMAND_NAMES = [
   'startDemo',
   'desktopSettings',
   'updateDesktopSettings',
+  'changeRequests',
+  'changeRequest',
+  'changeRequestDiff',
+  'pinChangeRequest',
 ] as const satisfies readonly CommandName[];
 
 /** Whether an untrusted value (an IPC channel's, a URL's) names a command. */

@@ -310,8 +310,9 @@ export function changeRequestRoutes(app: TypedApp, ctx: ServerContext): void {
           current.revision_id,
           at,
         );
-        // The request is answered.
+        // The request is answered; the change request shows activity (clients refetch on it).
         queries.removeRequestedReviewer(current.id, userId);
+        queries.update(current.id, {}, at);
         if (comment && 'markdown' in comment && typeof comment.markdown === 'string') {
           comments.insertComment(
             { spaceId, changeRequestId: current.id },
@@ -421,9 +422,7 @@ export function changeRequestRoutes(app: TypedApp, ctx: ServerContext): void {
         requireActive(current, 'reviewed');
         const at = now();
         for (const reviewer of users) queries.requestReviewer(current.id, reviewer, at);
-        if (request.body.subject !== undefined) {
-          queries.update(current.id, { subject: request.body.subject }, at);
-        }
+        queries.update(current.id, { subject: request.body.subject }, at);
         return users.map((reviewer) => queries.requestedReviewer(current.id, reviewer)!);
       })();
       const current = reload(row);
@@ -443,7 +442,11 @@ export function changeRequestRoutes(app: TypedApp, ctx: ServerContext): void {
       const { spaceId, changeRequestId, userId: reviewer } = request.params;
       const { row } = load(callerOf(request).userId, spaceId, changeRequestId, 'edit');
       // Published: 205 when removed, 204 when that user was not a requested reviewer.
-      const removed = queries.removeRequestedReviewer(row.id, reviewer);
+      const removed = db.transaction(() => {
+        const done = queries.removeRequestedReviewer(row.id, reviewer);
+        if (done) queries.update(row.id, {}, now());
+        return done;
+      })();
       return reply.code(removed ? 205 : 204).send(undefined);
     },
   );
