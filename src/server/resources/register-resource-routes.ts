@@ -12,6 +12,7 @@ import { memberRoutes } from './members/member-routes';
 import { organizationRoutes } from './organizations/organization-routes';
 import { samlRoutes } from './saml/saml-routes';
 import { searchRoutes } from './search/search-routes';
+import { docsSiteRoutes } from './sites/sites-routes';
 import { spaceRoutes } from './spaces/space-routes';
 import { teamRoutes } from './teams/team-routes';
 import { translationRoutes } from './translations/translation-routes';
@@ -28,6 +29,7 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   translationRoutes(app, ctx);
   collectionRoutes(app, ctx);
   spaceRoutes(app, ctx);
+  docsSiteRoutes(app, ctx);
   customFieldRoutes(app, ctx);
   spaceContentRoutes(app, ctx);
   changeRequestRoutes(app, ctx);
