@@ -7,9 +7,9 @@ import type { TypedApp } from '../../http/typed-app';
 import { newId } from '../../ids';
 import { requireSite } from './site-access';
 import type { SiteDeps } from './site-deps';
+import { layOutSite, siblingsIn } from './site-layout';
 import { placeAmong } from './site-order';
 import { SiteParams } from './site-schema';
-import { siblingsIn } from './section-routes';
 import type { GroupRow } from './structure-queries';
 import {
   AddGroupBody,
@@ -102,6 +102,7 @@ export function sectionGroupRoutes(app: TypedApp, deps: SiteDeps): void {
           created_at: deps.now(),
         });
         structure.setSectionGroup(sections, id);
+        layOutSite(deps, siteId, new Map([[id, sections]]));
       })();
       const answer = present(organizationId, siteId, id, userId);
       return reply
@@ -140,7 +141,16 @@ export function sectionGroupRoutes(app: TypedApp, deps: SiteDeps): void {
       const { organizationId, siteId, siteSectionGroupId } = request.params;
       requireSite(deps, callerOf(request).userId, organizationId, siteId, 'create');
       requireGroup(siteId, siteSectionGroupId);
-      structure.deleteGroup(siteSectionGroupId);
+      // Its sections take the group's place at the top level, in their order.
+      const top = siblingsIn(deps, siteId, null).flatMap((item) =>
+        item.id === siteSectionGroupId
+          ? siblingsIn(deps, siteId, item.id).map((child) => child.id)
+          : [item.id],
+      );
+      deps.db.transaction(() => {
+        structure.deleteGroup(siteSectionGroupId);
+        layOutSite(deps, siteId, new Map([[null, top]]));
+      })();
       return reply.code(205).send(undefined);
     },
   );
@@ -159,8 +169,16 @@ export function sectionGroupRoutes(app: TypedApp, deps: SiteDeps): void {
       const { organizationId, siteId, siteSectionGroupId } = request.params;
       requireSite(deps, userId, organizationId, siteId, 'create');
       requireGroup(siteId, siteSectionGroupId);
-      requireSections(siteId, 'body.sectionId', [request.body.sectionId]);
-      structure.setSectionGroup([request.body.sectionId], siteSectionGroupId);
+      const { sectionId } = request.body;
+      requireSections(siteId, 'body.sectionId', [sectionId]);
+      // It joins the end of the group.
+      const children = siblingsIn(deps, siteId, siteSectionGroupId)
+        .map((item) => item.id)
+        .filter((id) => id !== sectionId);
+      deps.db.transaction(() => {
+        structure.setSectionGroup([sectionId], siteSectionGroupId);
+        layOutSite(deps, siteId, new Map([[siteSectionGroupId, [...children, sectionId]]]));
+      })();
       return reply.code(201).send(present(organizationId, siteId, siteSectionGroupId, userId));
     },
   );
@@ -181,8 +199,14 @@ export function sectionGroupRoutes(app: TypedApp, deps: SiteDeps): void {
       if (!section || section.section_group_id !== siteSectionGroupId) {
         throw notFound(`Section ${siteSectionId} in section group ${siteSectionGroupId}`);
       }
-      // The section stays in the site, at the top level.
-      structure.setSectionGroup([siteSectionId], null);
+      // The section stays in the site, at the top level just after the group.
+      const top = siblingsIn(deps, siteId, null).flatMap((item) =>
+        item.id === siteSectionGroupId ? [item.id, siteSectionId] : [item.id],
+      );
+      deps.db.transaction(() => {
+        structure.setSectionGroup([siteSectionId], null);
+        layOutSite(deps, siteId, new Map([[null, top]]));
+      })();
       return reply.code(205).send(undefined);
     },
   );
@@ -213,10 +237,7 @@ export function sectionGroupRoutes(app: TypedApp, deps: SiteDeps): void {
         { before: before?.id, after: after?.id },
         `the top level of site ${siteId}`,
       );
-      const kinds = new Map(siblings.map((item) => [item.id, item.kind]));
-      deps.db.transaction(() => {
-        structure.renumber(order.map((id) => ({ kind: kinds.get(id) ?? 'group', id })));
-      })();
+      deps.db.transaction(() => layOutSite(deps, siteId, new Map([[null, order]])))();
       return present(organizationId, siteId, siteSectionGroupId, userId);
     },
   );

@@ -5,6 +5,7 @@ import { listEnvelope, paginate } from '../../http/paginate';
 import type { TypedApp } from '../../http/typed-app';
 import { readSite, requireSite } from './site-access';
 import type { SiteDeps } from './site-deps';
+import { layOutSite, siblingsIn } from './site-layout';
 import { placeAmong } from './site-order';
 import { SiteParams } from './site-schema';
 import type { SectionRow } from './structure-queries';
@@ -17,25 +18,6 @@ import {
   SiteSectionSchema,
   UpdateSectionBody,
 } from './structure-schema';
-
-/** Sections and groups of one container: a group's sections, or the site's top level. */
-export function siblingsIn(
-  deps: SiteDeps,
-  siteId: string,
-  groupId: string | null,
-): { kind: 'section' | 'group'; id: string; position: number }[] {
-  const sections = deps.structure
-    .sections(siteId)
-    .filter((section) => section.section_group_id === groupId)
-    .map((section) => ({ kind: 'section' as const, id: section.id, position: section.position }));
-  const groups =
-    groupId === null
-      ? deps.structure
-          .groups(siteId)
-          .map((group) => ({ kind: 'group' as const, id: group.id, position: group.position }))
-      : [];
-  return [...sections, ...groups].sort((a, b) => a.position - b.position);
-}
 
 /**
  * Site sections. Visitors who may read the site list them; adding, changing, moving and
@@ -193,10 +175,9 @@ export function sectionRoutes(app: TypedApp, deps: SiteDeps): void {
         { before: before?.siteSection, after: after?.siteSection },
         groupId ? `section group ${groupId}` : `the top level of site ${siteId}`,
       );
-      const kinds = new Map(siblings.map((item) => [item.id, item.kind]));
       deps.db.transaction(() => {
         structure.setSectionGroup([siteSectionId], groupId);
-        structure.renumber(order.map((id) => ({ kind: kinds.get(id) ?? 'section', id })));
+        layOutSite(deps, siteId, new Map([[groupId, order]]));
       })();
       return present(organizationId, siteId, siteSectionId, userId);
     },

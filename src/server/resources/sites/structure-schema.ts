@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { BooleanQuery, ListSchema, Nullable, PageQuerySchema } from '../../http/common-schemas';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { BooleanQuery, ListSchema, PageQuerySchema } from '../../http/common-schemas';
 import { MultilineText, SingleLineText, SLUG_PATTERN } from '../../http/text-schemas';
 import { SpaceSchema } from '../spaces/space-schema';
 import { Id } from './site-schema';
@@ -70,6 +70,12 @@ export const SiteSectionGroupListSchema = ListSchema(SiteSectionGroupSchema);
  * A path is one URL segment of the published site. The spec sets only its length; the
  * segment rule (letters, digits, `.`, `_`, `-`) keeps every published address valid.
  */
+/**
+ * `null` or the schema, null tried first: Ajv's type coercion would otherwise turn a null into
+ * '' for a string schema without a minimum length (a removal would store an empty value).
+ */
+const Nullable = <S extends TSchema>(schema: S) => Type.Union([Type.Null(), schema]);
+
 export const Path = Type.String({ minLength: 1, maxLength: 100, pattern: SLUG_PATTERN });
 export const Condition = MultilineText({ minLength: 1, maxLength: 1024 });
 const Icon = SingleLineText({ maxLength: 50 });
