@@ -77,7 +77,7 @@ const cast = <T>(value: unknown) => value as T;
 
 /** The operations, bound to one test server. */
 export function siteCalls(t: TestServer) {
-  const orgs = (token: string) => t.client(token).orgs;
+  const orgs = (token: string): Orgs => t.client(token).orgs;
   return {
     orgs,
     async createSite(body: Record<string, unknown> = {}, token: string = TOKENS.ada) {

@@ -95,10 +95,11 @@ export function checkAdaptiveSchema(jsonSchema: unknown): JsonObject {
     ['$schema', 'type', 'properties', 'additionalProperties', 'required'],
     FIELD,
   );
-  if (jsonSchema['$schema'] !== undefined && jsonSchema['$schema'] !== DRAFT_07) {
+  const { $schema, ...claims } = jsonSchema;
+  if ($schema !== undefined && $schema !== DRAFT_07) {
     throw badRequest(`${FIELD}.$schema must be "${DRAFT_07}" (draft-07)`);
   }
-  checkClaimObject(jsonSchema, FIELD, 0);
+  checkClaimObject(claims, FIELD, 0);
   const unsigned = (jsonSchema['properties'] as JsonObject)['unsigned'];
   if (unsigned !== undefined && (!isObject(unsigned) || unsigned['type'] !== 'object')) {
     throw badRequest(`${FIELD}.properties.unsigned must be an object of claims`);

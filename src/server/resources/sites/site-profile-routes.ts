@@ -10,8 +10,11 @@ import { SiteParams, SiteSchema } from './site-schema';
 import { serializeSite } from './site-serializer';
 import { PublishedQuery } from './structure-schema';
 
-/** A JSON object whose inside the handler checks (see checkAdaptiveSchema). */
-const FreeObject = Type.Unsafe<JsonObject>({ type: 'object' });
+/**
+ * A JSON object whose inside the handler checks (see checkAdaptiveSchema); `additionalProperties`
+ * says so to the response serializer too, which would otherwise write `{}`.
+ */
+const FreeObject = Type.Unsafe<JsonObject>({ type: 'object', additionalProperties: true });
 
 const AdaptiveSchemaSchema = Type.Object({
   object: Type.Literal('site-adaptive-schema'),
@@ -29,8 +32,8 @@ const PublishedSiteSchema = Type.Object({
     structure: Type.Array(Type.Unsafe<unknown>({})),
   }),
   customizations: Type.Object({
-    site: Type.Unsafe<JsonObject>({ type: 'object' }),
-    siteSpaces: Type.Unsafe<JsonObject>({ type: 'object' }),
+    site: FreeObject,
+    siteSpaces: FreeObject,
   }),
   scripts: Type.Array(Type.Unsafe<unknown>({})),
 });
