@@ -115,7 +115,7 @@ export function sectionRoutes(app: TypedApp, deps: SiteDeps): void {
       const view = deps.view(site, userId);
       if (
         body.defaultSiteSpace !== undefined &&
-        !view.siteSpacesIn(siteSectionId).some((row) => row.ss_id === body.defaultSiteSpace)
+        !view.siteSpaceIdsIn(siteSectionId).includes(body.defaultSiteSpace)
       ) {
         throw badRequest(
           `body.defaultSiteSpace must be a site space of section ${siteSectionId}; ${body.defaultSiteSpace} is not`,

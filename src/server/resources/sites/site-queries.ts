@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open-database';
+import { prepareCached } from '../../db/prepare-cached';
 import type { KeysetQuery } from '../../http/paginate';
 
 export interface SiteRow {
@@ -50,28 +51,26 @@ export class SiteQueries {
 
   /** The site, only when it belongs to `organizationId` (the organization boundary). */
   get(organizationId: string, id: string): SiteRow | undefined {
-    return this.db
-      .prepare<[string, string], SiteRow>(
-        `${SELECT_SITE} WHERE st.id = ? AND st.organization_id = ?`,
-      )
-      .get(id, organizationId);
+    return prepareCached<[string, string], SiteRow>(
+      this.db,
+      `${SELECT_SITE} WHERE st.id = ? AND st.organization_id = ?`,
+    ).get(id, organizationId);
   }
 
   insert(site: NewSite): void {
-    this.db
-      .prepare(
-        `INSERT INTO sites (id, organization_id, type, title, visibility, created_at, updated_at)
+    prepareCached(
+      this.db,
+      `INSERT INTO sites (id, organization_id, type, title, visibility, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        site.id,
-        site.organization_id,
-        site.type,
-        site.title,
-        site.visibility,
-        site.created_at,
-        site.created_at,
-      );
+    ).run(
+      site.id,
+      site.organization_id,
+      site.type,
+      site.title,
+      site.visibility,
+      site.created_at,
+      site.created_at,
+    );
   }
 
   update(id: string, patch: SitePatch, updatedAt: string): void {
@@ -90,19 +89,18 @@ export class SiteQueries {
     if (patch.defaultSiteSpaceId !== undefined) {
       set('default_site_space_id', patch.defaultSiteSpaceId);
     }
-    this.db.prepare(`UPDATE sites SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+    prepareCached(this.db, `UPDATE sites SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
   }
 
   setAdaptiveSchema(id: string, json: string, updatedAt: string): void {
-    this.db
-      .prepare(
-        'UPDATE sites SET adaptive_schema = ?, adaptive_schema_updated_at = ?, updated_at = ? WHERE id = ?',
-      )
-      .run(json, updatedAt, updatedAt, id);
+    prepareCached(
+      this.db,
+      'UPDATE sites SET adaptive_schema = ?, adaptive_schema_updated_at = ?, updated_at = ? WHERE id = ?',
+    ).run(json, updatedAt, updatedAt, id);
   }
 
   delete(id: string): void {
-    this.db.prepare('DELETE FROM sites WHERE id = ?').run(id);
+    prepareCached(this.db, 'DELETE FROM sites WHERE id = ?').run(id);
   }
 
   /** The organization's sites, oldest first, filtered as the list operation allows. */

@@ -174,7 +174,7 @@ function defaultsPatch(
   const siteSpace = body.defaultSiteSpace;
   if (siteSpace === undefined) return { defaultSectionId: section };
   const container = sectionIds.length === 0 ? null : (section ?? view.defaultSectionId() ?? null);
-  if (!view.siteSpacesIn(container).some((row) => row.ss_id === siteSpace)) {
+  if (!view.siteSpaceIdsIn(container).includes(siteSpace)) {
     throw badRequest(
       `body.defaultSiteSpace must be a site space ${
         container ? `of the default section ${container}` : `at the root of site ${site.id}`

@@ -53,15 +53,13 @@ export function siteSpaceRoutes(app: TypedApp, deps: SiteDeps): void {
       const { shareKey, default: onlyDefault, ...pageQuery } = request.query;
       const { site } = readSite(deps, userId, organizationId, siteId, shareKey);
       const view = deps.view(site, userId, shareKey);
-      const query = structure.siteSpaceListQuery(siteId);
-      if (onlyDefault !== undefined) {
-        // The defaults are few (one per section, or the root's): an id list filters them.
-        const ids = view.defaultSiteSpaceIds();
-        const list = ids.length ? ids.map(() => '?').join(', ') : 'NULL';
-        query.where.push(`ss.id ${onlyDefault ? '' : 'NOT '}IN (${list})`);
-        query.params.push(...ids);
-        query.scope += `:default=${String(onlyDefault)}`;
-      }
+      // The defaults are few (one per section, or the root's): an id list filters them.
+      const query = structure.siteSpaceListQuery(
+        siteId,
+        onlyDefault === undefined
+          ? undefined
+          : { ids: view.defaultSiteSpaceIds(), include: onlyDefault },
+      );
       const page = paginate<SiteSpaceRow>(deps.db, query, pageQuery);
       return listEnvelope(
         page.rows.map((row) => view.siteSpace(row)),

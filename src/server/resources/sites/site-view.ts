@@ -1,4 +1,5 @@
 import type { Access } from '../../auth/access';
+import type { Role } from '../../auth/roles';
 import type { Urls } from '../../http/urls';
 import { countsOf, serializeSpace } from '../spaces/space-serializer';
 import type { SiteRow } from './site-queries';
@@ -19,6 +20,10 @@ export interface SiteViewDeps {
 export class SiteView {
   private sectionRows: SectionRow[] | undefined;
   private siteSpaceRows: SiteSpaceRow[] | undefined;
+  private siteSpaceKeys: { ss_id: string; ss_section_id: string | null }[] | undefined;
+  private readonly defaults = new Map<string | null, string | undefined>();
+  /** The caller's role per space: a site often publishes one space several times. */
+  private readonly spaceRoles = new Map<string, Role | null>();
   readonly urls: SiteUrls;
 
   constructor(
@@ -50,15 +55,25 @@ export class SiteView {
     return (chosen ?? sections[0])?.id;
   }
 
+  /** Ids of the site spaces of one container, in order (without loading their spaces). */
+  siteSpaceIdsIn(sectionId: string | null): string[] {
+    this.siteSpaceKeys ??= this.deps.structure.siteSpaceKeys(this.site.id);
+    return this.siteSpaceKeys
+      .filter((key) => key.ss_section_id === sectionId)
+      .map((key) => key.ss_id);
+  }
+
   /** A container's chosen default site space while it is there, else its first. */
   defaultSiteSpaceIdIn(sectionId: string | null): string | undefined {
-    const rows = this.siteSpacesIn(sectionId);
+    if (this.defaults.has(sectionId)) return this.defaults.get(sectionId);
+    const ids = this.siteSpaceIdsIn(sectionId);
     const pointer =
       sectionId === null
         ? this.site.default_site_space_id
         : this.sections().find((section) => section.id === sectionId)?.default_site_space_id;
-    const chosen = rows.find((row) => row.ss_id === pointer);
-    return (chosen ?? rows[0])?.ss_id;
+    const chosen = ids.find((id) => id === pointer) ?? ids[0];
+    this.defaults.set(sectionId, chosen);
+    return chosen;
   }
 
   /** Every container's default site space: the root's, and each section's. */
@@ -71,7 +86,11 @@ export class SiteView {
 
   siteSpace(row: SiteSpaceRow) {
     const section = this.sections().find((candidate) => candidate.id === row.ss_section_id);
-    const role = this.deps.access.roleOnSpace(this.userId, row);
+    let role = this.spaceRoles.get(row.id);
+    if (role === undefined) {
+      role = this.deps.access.roleOnSpace(this.userId, row);
+      this.spaceRoles.set(row.id, role);
+    }
     return {
       object: 'site-space' as const,
       id: row.ss_id,

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open-database';
+import { prepareCached } from '../../db/prepare-cached';
 import type { KeysetQuery } from '../../http/paginate';
 import {
   spaceCountColumns,
@@ -72,83 +73,107 @@ export class StructureQueries {
   constructor(private readonly db: Db) {}
 
   sections(siteId: string): SectionRow[] {
-    return this.db
-      .prepare<[string], SectionRow>(
-        'SELECT * FROM site_sections WHERE site_id = ? ORDER BY position, id',
-      )
-      .all(siteId);
+    return prepareCached<[string], SectionRow>(
+      this.db,
+      'SELECT * FROM site_sections WHERE site_id = ? ORDER BY position, id',
+    ).all(siteId);
   }
 
   section(siteId: string, id: string): SectionRow | undefined {
-    return this.db
-      .prepare<[string, string], SectionRow>(
-        'SELECT * FROM site_sections WHERE id = ? AND site_id = ?',
-      )
-      .get(id, siteId);
+    return prepareCached<[string, string], SectionRow>(
+      this.db,
+      'SELECT * FROM site_sections WHERE id = ? AND site_id = ?',
+    ).get(id, siteId);
   }
 
   groups(siteId: string): GroupRow[] {
-    return this.db
-      .prepare<[string], GroupRow>(
-        'SELECT * FROM site_section_groups WHERE site_id = ? ORDER BY position, id',
-      )
-      .all(siteId);
+    return prepareCached<[string], GroupRow>(
+      this.db,
+      'SELECT * FROM site_section_groups WHERE site_id = ? ORDER BY position, id',
+    ).all(siteId);
   }
 
   group(siteId: string, id: string): GroupRow | undefined {
-    return this.db
-      .prepare<[string, string], GroupRow>(
-        'SELECT * FROM site_section_groups WHERE id = ? AND site_id = ?',
-      )
-      .get(id, siteId);
+    return prepareCached<[string, string], GroupRow>(
+      this.db,
+      'SELECT * FROM site_section_groups WHERE id = ? AND site_id = ?',
+    ).get(id, siteId);
   }
 
   /** Site spaces of a site with live spaces, section by section, in order. */
   siteSpaces(siteId: string): SiteSpaceRow[] {
-    return this.db
-      .prepare<[string], SiteSpaceRow>(
-        `${SELECT_SITE_SPACE} WHERE ss.site_id = ? ORDER BY sec_position, ss.position, ss.id`,
-      )
-      .all(siteId);
+    return prepareCached<[string], SiteSpaceRow>(
+      this.db,
+      `${SELECT_SITE_SPACE} WHERE ss.site_id = ? ORDER BY sec_position, ss.position, ss.id`,
+    ).all(siteId);
+  }
+
+  /** Ids and sections of the site spaces of `siteId` (live spaces), in order: for defaults. */
+  siteSpaceKeys(siteId: string): { ss_id: string; ss_section_id: string | null }[] {
+    return prepareCached<[string], { ss_id: string; ss_section_id: string | null }>(
+      this.db,
+      `SELECT ss.id AS ss_id, ss.section_id AS ss_section_id
+       FROM site_spaces ss JOIN sites st ON st.id = ss.site_id ${LIVE_SPACE_JOIN}
+       LEFT JOIN site_sections sec ON sec.id = ss.section_id
+       WHERE ss.site_id = ? ORDER BY ifnull(sec.position, -1), ss.position, ss.id`,
+    ).all(siteId);
   }
 
   siteSpace(siteId: string, id: string): SiteSpaceRow | undefined {
-    return this.db
-      .prepare<[string, string], SiteSpaceRow>(
-        `${SELECT_SITE_SPACE} WHERE ss.id = ? AND ss.site_id = ?`,
-      )
-      .get(id, siteId);
+    return prepareCached<[string, string], SiteSpaceRow>(
+      this.db,
+      `${SELECT_SITE_SPACE} WHERE ss.id = ? AND ss.site_id = ?`,
+    ).get(id, siteId);
   }
 
   /** Paths taken in one container (a section, or the root when `sectionId` is null). */
   siteSpacePaths(siteId: string, sectionId: string | null): Set<string> {
-    const rows = this.db
-      .prepare<[string, string | null], { path: string }>(
-        'SELECT path FROM site_spaces WHERE site_id = ? AND section_id IS ?',
-      )
-      .all(siteId, sectionId);
+    const rows = prepareCached<[string, string | null], { path: string }>(
+      this.db,
+      'SELECT path FROM site_spaces WHERE site_id = ? AND section_id IS ?',
+    ).all(siteId, sectionId);
     return new Set(rows.map((row) => row.path));
   }
 
   /** Ids of every site space in one container (live space or not), in order. */
   siteSpaceIdsIn(siteId: string, sectionId: string | null): string[] {
-    return this.db
-      .prepare<[string, string | null], { id: string }>(
-        'SELECT id FROM site_spaces WHERE site_id = ? AND section_id IS ? ORDER BY position, id',
-      )
+    return prepareCached<[string, string | null], { id: string }>(
+      this.db,
+      'SELECT id FROM site_spaces WHERE site_id = ? AND section_id IS ? ORDER BY position, id',
+    )
       .all(siteId, sectionId)
       .map((row) => row.id);
   }
 
-  siteSpaceListQuery(siteId: string): KeysetQuery {
+  /**
+   * The site's site spaces, section by section; `only` keeps (or, `include` false, leaves out)
+   * the site spaces whose ids it lists.
+   */
+  siteSpaceListQuery(
+    siteId: string,
+    only?: { ids: readonly string[]; include: boolean },
+  ): KeysetQuery {
+    const where = ['ss.site_id = ?'];
+    const params: unknown[] = [siteId];
+    if (only) {
+      const list = only.ids.length ? only.ids.map(() => '?').join(', ') : 'NULL';
+      where.push(`ss.id ${only.include ? '' : 'NOT '}IN (${list})`);
+      params.push(...only.ids);
+    }
     return {
       from: SELECT_SITE_SPACE,
-      where: ['ss.site_id = ?'],
-      params: [siteId],
+      where,
+      params,
       orderBy: ['ifnull(sec.position, -1)', 'ss.position', 'ss.id'],
       direction: 'ASC',
       keyOf: (row) => [row['sec_position'], row['ss_position'], row['ss_id']],
-      scope: `site-spaces:${siteId}`,
+      scope: `site-spaces:${siteId}:${only ? String(only.include) : 'all'}`,
+      // Without the space counts of the list's columns: the rows are the same.
+      count: {
+        sql: `SELECT count(*) AS n FROM site_spaces ss JOIN sites st ON st.id = ss.site_id
+          ${LIVE_SPACE_JOIN} WHERE ${where.join(' AND ')}`,
+        params,
+      },
     };
   }
 
@@ -178,34 +203,31 @@ export class StructureQueries {
 
   /** The next free position in the site's shared order of sections and groups. */
   endPosition(siteId: string): number {
-    const row = this.db
-      .prepare<[string, string], { p: number | null }>(
-        `SELECT max(p) AS p FROM (
+    const row = prepareCached<[string, string], { p: number | null }>(
+      this.db,
+      `SELECT max(p) AS p FROM (
            SELECT max(position) AS p FROM site_sections WHERE site_id = ?
            UNION ALL SELECT max(position) FROM site_section_groups WHERE site_id = ?)`,
-      )
-      .get(siteId, siteId);
+    ).get(siteId, siteId);
     return (row?.p ?? -1) + 1;
   }
 
   siteSpaceEndPosition(siteId: string, sectionId: string | null): number {
-    const row = this.db
-      .prepare<[string, string | null], { p: number | null }>(
-        'SELECT max(position) AS p FROM site_spaces WHERE site_id = ? AND section_id IS ?',
-      )
-      .get(siteId, sectionId);
+    const row = prepareCached<[string, string | null], { p: number | null }>(
+      this.db,
+      'SELECT max(position) AS p FROM site_spaces WHERE site_id = ? AND section_id IS ?',
+    ).get(siteId, sectionId);
     return (row?.p ?? -1) + 1;
   }
 
   insertSection(row: SectionRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO site_sections (id, site_id, section_group_id, title, description, path,
+    prepareCached(
+      this.db,
+      `INSERT INTO site_sections (id, site_id, section_group_id, title, description, path,
            condition, icon, default_site_space_id, position, created_at)
          VALUES (@id, @site_id, @section_group_id, @title, @description, @path, @condition,
            @icon, @default_site_space_id, @position, @created_at)`,
-      )
-      .run(row);
+    ).run(row);
   }
 
   updateSection(id: string, patch: SectionPatch): void {
@@ -217,25 +239,28 @@ export class StructureQueries {
       icon: patch.icon,
       description: patch.description,
     });
-    if (sql) this.db.prepare(`UPDATE site_sections SET ${sql} WHERE id = ?`).run(...params, id);
+    if (sql)
+      prepareCached(this.db, `UPDATE site_sections SET ${sql} WHERE id = ?`).run(...params, id);
   }
 
   setSectionGroup(sectionIds: readonly string[], groupId: string | null): void {
-    const statement = this.db.prepare('UPDATE site_sections SET section_group_id = ? WHERE id = ?');
+    const statement = prepareCached(
+      this.db,
+      'UPDATE site_sections SET section_group_id = ? WHERE id = ?',
+    );
     for (const id of sectionIds) statement.run(groupId, id);
   }
 
   deleteSection(id: string): void {
-    this.db.prepare('DELETE FROM site_sections WHERE id = ?').run(id);
+    prepareCached(this.db, 'DELETE FROM site_sections WHERE id = ?').run(id);
   }
 
   insertGroup(row: GroupRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO site_section_groups (id, site_id, title, icon, position, created_at)
+    prepareCached(
+      this.db,
+      `INSERT INTO site_section_groups (id, site_id, title, icon, position, created_at)
          VALUES (@id, @site_id, @title, @icon, @position, @created_at)`,
-      )
-      .run(row);
+    ).run(row);
   }
 
   updateGroup(
@@ -244,11 +269,14 @@ export class StructureQueries {
   ): void {
     const { sql, params } = setList({ title: patch.title, icon: patch.icon });
     if (sql)
-      this.db.prepare(`UPDATE site_section_groups SET ${sql} WHERE id = ?`).run(...params, id);
+      prepareCached(this.db, `UPDATE site_section_groups SET ${sql} WHERE id = ?`).run(
+        ...params,
+        id,
+      );
   }
 
   deleteGroup(id: string): void {
-    this.db.prepare('DELETE FROM site_section_groups WHERE id = ?').run(id);
+    prepareCached(this.db, 'DELETE FROM site_section_groups WHERE id = ?').run(id);
   }
 
   insertSiteSpace(row: {
@@ -260,12 +288,11 @@ export class StructureQueries {
     position: number;
     created_at: string;
   }): void {
-    this.db
-      .prepare(
-        `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, position, created_at)
+    prepareCached(
+      this.db,
+      `INSERT INTO site_spaces (id, site_id, section_id, space_id, path, position, created_at)
          VALUES (@id, @site_id, @section_id, @space_id, @path, @position, @created_at)`,
-      )
-      .run(row);
+    ).run(row);
   }
 
   updateSiteSpace(
@@ -273,18 +300,20 @@ export class StructureQueries {
     patch: { path?: string | undefined; condition?: string | null | undefined },
   ): void {
     const { sql, params } = setList({ path: patch.path, condition: patch.condition });
-    if (sql) this.db.prepare(`UPDATE site_spaces SET ${sql} WHERE id = ?`).run(...params, id);
+    if (sql)
+      prepareCached(this.db, `UPDATE site_spaces SET ${sql} WHERE id = ?`).run(...params, id);
   }
 
   /** Moves every root site space of a site into a section (the site gets its first section). */
   moveRootSiteSpaces(siteId: string, sectionId: string): void {
-    this.db
-      .prepare('UPDATE site_spaces SET section_id = ? WHERE site_id = ? AND section_id IS NULL')
-      .run(sectionId, siteId);
+    prepareCached(
+      this.db,
+      'UPDATE site_spaces SET section_id = ? WHERE site_id = ? AND section_id IS NULL',
+    ).run(sectionId, siteId);
   }
 
   deleteSiteSpace(id: string): void {
-    this.db.prepare('DELETE FROM site_spaces WHERE id = ?').run(id);
+    prepareCached(this.db, 'DELETE FROM site_spaces WHERE id = ?').run(id);
   }
 
   /** Rewrites positions 0, 1, 2… in the given order (sections and groups share one order). */
@@ -295,9 +324,10 @@ export class StructureQueries {
       'site-space': 'site_spaces',
     } as const;
     items.forEach((item, index) => {
-      this.db
-        .prepare(`UPDATE ${tables[item.kind]} SET position = ? WHERE id = ?`)
-        .run(index, item.id);
+      prepareCached(this.db, `UPDATE ${tables[item.kind]} SET position = ? WHERE id = ?`).run(
+        index,
+        item.id,
+      );
     });
   }
 }
