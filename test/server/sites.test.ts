@@ -261,6 +261,12 @@ describe('organization default content', () => {
     });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ defaultContent: { type: 'site', site: data.id } });
+    // Deleting the site takes the pointer with it: no member is sent to a site that is gone.
+    await calls.orgs(TOKENS.ada).deleteSiteById(ORG, data.id);
+    const after = (await (await t.request('GET', org, TOKENS.ada)).json()) as {
+      defaultContent?: unknown;
+    };
+    expect(after.defaultContent ?? null).toBeNull();
     const eves = (await (
       await t.request('POST', '/v1/orgs/o-other/sites', TOKENS.eve, { title: 'Eve site' })
     ).json()) as SiteJson;

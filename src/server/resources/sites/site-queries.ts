@@ -99,8 +99,17 @@ export class SiteQueries {
     ).run(json, updatedAt, updatedAt, id);
   }
 
+  /** Deletes the site, and the organization's pointer to it as its default content. */
   delete(id: string): void {
-    prepareCached(this.db, 'DELETE FROM sites WHERE id = ?').run(id);
+    this.db.transaction(() => {
+      prepareCached(
+        this.db,
+        `UPDATE organizations SET default_content = NULL
+         WHERE default_content IS NOT NULL AND json_extract(default_content, '$.type') = 'site'
+           AND json_extract(default_content, '$.site') = ?`,
+      ).run(id);
+      prepareCached(this.db, 'DELETE FROM sites WHERE id = ?').run(id);
+    })();
   }
 
   /** The organization's sites, oldest first, filtered as the list operation allows. */
