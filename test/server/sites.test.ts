@@ -86,6 +86,18 @@ describe('docs sites: create, read, delete', () => {
     expect((await calls.listSites()).count).toBe(before);
   });
 
+  it('replays a create sent again with the same Idempotency-Key, making one site', async () => {
+    const before = (await calls.listSites({ limit: 1000 })).count;
+    const send = () =>
+      t.request('POST', SITES, TOKENS.ada, { title: 'Once' }, { 'idempotency-key': 'site-once' });
+    const first = await send();
+    const again = await send();
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as SiteJson).id).toBe(((await first.json()) as SiteJson).id);
+    expect((await calls.listSites({ limit: 1000 })).count).toBe(before + 1);
+  });
+
   it('deletes a site (205) and keeps its spaces', async () => {
     const { data } = await calls.createSite({ title: 'Short-lived', spaces: ['s-api'] });
     const response = await calls.orgs(TOKENS.ada).deleteSiteById(ORG, data.id);
