@@ -178,6 +178,21 @@ describe('site spaces', () => {
     expect(seen).toEqual(all.items.map((item) => item.id));
   });
 
+  it('hides a site space while its space is in the trash, and shows it again on restore', async () => {
+    const { data: site } = await calls.createSite({ spaces: ['s-secret', 's-api'] });
+    const space = t.client(TOKENS.ada).spaces;
+    await space.deleteSpaceById('s-secret');
+    expect((await calls.getSite(site.id)).siteSpaces).toBe(1);
+    expect((await calls.listSiteSpaces(site.id)).items.map((i) => [i.space.id, i.default])).toEqual(
+      [['s-api', true]],
+    );
+    await space.restoreSpace('s-secret');
+    expect((await calls.listSiteSpaces(site.id)).items.map((i) => i.space.id)).toEqual([
+      's-secret',
+      's-api',
+    ]);
+  });
+
   it('deletes a site space (205) and leaves the space', async () => {
     const { data: site } = await calls.createSite({ spaces: ['s-api'] });
     const [siteSpace] = (await calls.listSiteSpaces(site.id)).items;
