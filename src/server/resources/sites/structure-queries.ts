@@ -156,9 +156,9 @@ export class StructureQueries {
     const where = ['ss.site_id = ?'];
     const params: unknown[] = [siteId];
     if (only) {
-      const list = only.ids.length ? only.ids.map(() => '?').join(', ') : 'NULL';
-      where.push(`ss.id ${only.include ? '' : 'NOT '}IN (${list})`);
-      params.push(...only.ids);
+      // One statement whatever the number of ids (a JSON array), so the statement cache holds it.
+      where.push(`ss.id ${only.include ? '' : 'NOT '}IN (SELECT value FROM json_each(?))`);
+      params.push(JSON.stringify(only.ids));
     }
     return {
       from: SELECT_SITE_SPACE,
