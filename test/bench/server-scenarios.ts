@@ -2,6 +2,7 @@ import type { Scenario } from './bench-scenario';
 import { BENCH_ORG, BENCH_SPACE, BENCH_TOKEN, largeOrgFixture } from './bench-fixture';
 import { contentScenarios } from './content-scenarios';
 import { httpScenario } from './http-scenario';
+import { siteScenarios } from './site-scenarios';
 
 const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
 const membersPage = () => ({ path: `/v1/orgs/${BENCH_ORG}/members?limit=1000`, headers: auth });
@@ -56,5 +57,6 @@ export const serverScenarios: readonly Scenario[] = [
     fixture: () => largeOrgFixture(5000),
     prepare: () => ({ path: `/v1/orgs/${BENCH_ORG}`, headers: auth }),
   }),
+  ...siteScenarios,
   ...contentScenarios,
 ];

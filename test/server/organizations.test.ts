@@ -94,7 +94,7 @@ describe('organizations', () => {
   it('sets defaultContent only to content that exists in the organization', async () => {
     const patch = (defaultContent: unknown) =>
       t.request('PATCH', '/v1/orgs/o-acme', TOKENS.ada, { title: 'Acme Co', defaultContent });
-    // The published client's site pointer: no site exists (sites are not served yet).
+    // The published client's site pointer, to a site that does not exist.
     const site = await t
       .client(TOKENS.ada)
       .orgs.updateOrganizationById('o-acme', { defaultContent: { type: 'site', site: 'site_x' } })
@@ -102,7 +102,7 @@ describe('organizations', () => {
     expect(site).toBeInstanceOf(GitBookAPIError);
     expect((site as GitBookAPIError).code).toBe(400);
     expect((site as GitBookAPIError).message).toMatch(
-      /body\.defaultContent\.site .*site_x.*does not serve docs sites yet/,
+      /body\.defaultContent\.site must be a site of organization o-acme that you can read; site_x is not/,
     );
     // A space of another organization, an unknown one, one in the trash: all refused, and the
     // rest of the patch is not applied either.

@@ -14,6 +14,7 @@ import { memberRoutes } from './members/member-routes';
 import { organizationRoutes } from './organizations/organization-routes';
 import { samlRoutes } from './saml/saml-routes';
 import { searchRoutes } from './search/search-routes';
+import { docsSiteRoutes } from './sites/sites-routes';
 import { spaceRoutes } from './spaces/space-routes';
 import { teamRoutes } from './teams/team-routes';
 import { translationRoutes } from './translations/translation-routes';
@@ -30,6 +31,7 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   translationRoutes(app, ctx);
   collectionRoutes(app, ctx);
   spaceRoutes(app, ctx);
+  docsSiteRoutes(app, ctx);
   customFieldRoutes(app, ctx);
   spaceContentRoutes(app, ctx);
   documentRoutes(app, ctx);

@@ -2,10 +2,12 @@ import type { Migration } from '../migration';
 import { migration0001Core } from './0001-core';
 import { migration0002Content } from './0002-content';
 import { migration0003SsoTranslations } from './0003-sso-translations';
+import { migration0004Sites } from './0004-sites';
 
 /** Every migration, in the order they apply. Append only. */
 export const migrations: readonly Migration[] = [
   migration0001Core,
   migration0002Content,
   migration0003SsoTranslations,
+  migration0004Sites,
 ];

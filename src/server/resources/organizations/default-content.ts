@@ -1,5 +1,6 @@
 import type { Access } from '../../auth/access';
 import { badRequest } from '../../http/api-error';
+import type { SiteQueries } from '../sites/site-queries';
 import type { SpaceQueries } from '../spaces/space-queries';
 
 /** What an organization opens on: a docs site (the spec's pointer) or a space. */
@@ -23,7 +24,7 @@ export function checkDefaultContent(
   input: DefaultContentInput,
   organizationId: string,
   userId: string,
-  deps: { spaces: SpaceQueries; access: Access },
+  deps: { spaces: SpaceQueries; sites: SiteQueries; access: Access },
 ): DefaultContent {
   const other = input.type === 'site' ? 'space' : 'site';
   if (input[other] !== undefined) {
@@ -31,12 +32,17 @@ export function checkDefaultContent(
   }
   if (input.type === 'site') {
     if (input.site === undefined) throw badRequest(`${FIELD}.site is required with type "site"`);
-    // Docs sites are not served yet, so no site exists that could be the default content.
-    throw badRequest(
-      `${FIELD}.site must be a site of organization ${organizationId}; ${input.site} is not ` +
-        `(this server does not serve docs sites yet, so no site can be the default content: ` +
-        `use { "type": "space", "space": <id> } or null)`,
-    );
+    // Any member with a role reads the organization's sites (see requireSite).
+    const readable =
+      deps.sites.get(organizationId, input.site) !== undefined &&
+      deps.access.requireOrg(userId, organizationId).role !== null;
+    if (!readable) {
+      throw badRequest(
+        `${FIELD}.site must be a site of organization ${organizationId} that you can read; ` +
+          `${input.site} is not`,
+      );
+    }
+    return { type: 'site', site: input.site };
   }
   if (input.space === undefined) throw badRequest(`${FIELD}.space is required with type "space"`);
   const space = deps.spaces.get(input.space);

@@ -10,6 +10,7 @@ import {
 import { listEnvelope, paginate } from '../../http/paginate';
 import type { TypedApp } from '../../http/typed-app';
 import type { ServerContext } from '../../server-context';
+import { SiteQueries } from '../sites/site-queries';
 import { SpaceQueries } from '../spaces/space-queries';
 import { checkDefaultContent } from './default-content';
 import { OrganizationQueries, type OrganizationRow } from './organization-queries';
@@ -31,6 +32,7 @@ const InviteParams = Type.Object({
 export function organizationRoutes(app: TypedApp, ctx: ServerContext): void {
   const queries = new OrganizationQueries(ctx.db);
   const spaces = new SpaceQueries(ctx.db);
+  const sites = new SiteQueries(ctx.db);
   const { access, urls } = ctx;
 
   app.get(
@@ -97,7 +99,7 @@ export function organizationRoutes(app: TypedApp, ctx: ServerContext): void {
       }
       // null (remove) and undefined (keep) pass through; a pointer must lead somewhere.
       const pointer = defaultContent
-        ? checkDefaultContent(defaultContent, organizationId, userId, { spaces, access })
+        ? checkDefaultContent(defaultContent, organizationId, userId, { spaces, sites, access })
         : defaultContent;
       queries.update(organizationId, { ...body, defaultContent: pointer });
       const row = queries.get(organizationId);
