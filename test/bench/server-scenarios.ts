@@ -2,6 +2,7 @@ import type { Scenario } from './bench-scenario';
 import { BENCH_ORG, BENCH_SPACE, BENCH_TOKEN, largeOrgFixture } from './bench-fixture';
 import { contentScenarios } from './content-scenarios';
 import { httpScenario } from './http-scenario';
+import { openApiScenarios } from './openapi-scenarios';
 
 const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
 const membersPage = () => ({ path: `/v1/orgs/${BENCH_ORG}/members?limit=1000`, headers: auth });
@@ -57,4 +58,5 @@ export const serverScenarios: readonly Scenario[] = [
     prepare: () => ({ path: `/v1/orgs/${BENCH_ORG}`, headers: auth }),
   }),
   ...contentScenarios,
+  ...openApiScenarios,
 ];

@@ -134,23 +134,20 @@ export class OpenApiProcessor {
   }
 
   private async process(spec: OpenApiSpecRow): Promise<Outcome> {
-    let text = spec.source_text;
-    if (spec.source_url !== null) {
-      const fetched = await fetchOpenApiSource(spec.source_url, {
-        allowPrivate: this.ctx.config.allowPrivateUrls,
-        allowedAddresses: this.settings.allowedAddresses,
-        timeoutMs: this.settings.fetchTimeoutMs,
-        maxBytes: this.settings.maxBytes,
-        signal: this.stopController.signal,
-        lookup: this.lookup,
-        transport: this.transport,
-      });
-      if (!fetched.ok) {
-        return { kind: 'failed', code: fetched.code, messages: [fetched.message], count: 1 };
-      }
-      text = fetched.text;
+    if (spec.source_url === null) return this.parse(this.specs.sourceText(spec.id) ?? '');
+    const fetched = await fetchOpenApiSource(spec.source_url, {
+      allowPrivate: this.ctx.config.allowPrivateUrls,
+      allowedAddresses: this.settings.allowedAddresses,
+      timeoutMs: this.settings.fetchTimeoutMs,
+      maxBytes: this.settings.maxBytes,
+      signal: this.stopController.signal,
+      lookup: this.lookup,
+      transport: this.transport,
+    });
+    if (!fetched.ok) {
+      return { kind: 'failed', code: fetched.code, messages: [fetched.message], count: 1 };
     }
-    return this.parse(text ?? '');
+    return this.parse(fetched.text);
   }
 
   private async parse(text: string): Promise<Outcome> {

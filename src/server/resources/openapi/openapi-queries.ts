@@ -8,7 +8,6 @@ export interface OpenApiSpecRow {
   organization_id: string;
   slug: string;
   source_url: string | null;
-  source_text: string | null;
   processing_state: ProcessingState;
   last_version_id: string | null;
   last_processed_at: string | null;
@@ -41,12 +40,16 @@ export interface NewVersion {
   fileName: string;
 }
 
+/** Everything but the source text, which only processing reads (it can be megabytes). */
+const SPEC_COLUMNS = `id, organization_id, slug, source_url, processing_state, last_version_id,
+  last_processed_at, last_error_code, last_errors, created_at, updated_at`;
 const VERSION_COLUMNS = 'id, spec_id, content_hash, source_url, file_name, format, created_at';
 
 /** Every SQL statement about OpenAPI specifications and their versions. */
 export class OpenApiQueries {
   private readonly bySlug;
   private readonly byId;
+  private readonly sourceTextStmt;
   private readonly insertSpec;
   private readonly updateSource;
   private readonly deleteSpec;
@@ -61,9 +64,14 @@ export class OpenApiQueries {
 
   constructor(private readonly db: Db) {
     this.bySlug = db.prepare<[string, string], OpenApiSpecRow>(
-      'SELECT * FROM openapi_specs WHERE organization_id = ? AND slug = ?',
+      `SELECT ${SPEC_COLUMNS} FROM openapi_specs WHERE organization_id = ? AND slug = ?`,
     );
-    this.byId = db.prepare<[string], OpenApiSpecRow>('SELECT * FROM openapi_specs WHERE id = ?');
+    this.byId = db.prepare<[string], OpenApiSpecRow>(
+      `SELECT ${SPEC_COLUMNS} FROM openapi_specs WHERE id = ?`,
+    );
+    this.sourceTextStmt = db
+      .prepare<[string], string | null>('SELECT source_text FROM openapi_specs WHERE id = ?')
+      .pluck();
     this.insertSpec = db.prepare(
       `INSERT INTO openapi_specs (id, organization_id, slug, source_url, source_text, created_at, updated_at)
        VALUES (@id, @organization, @slug, @url, @text, @now, @now)`,
@@ -107,7 +115,7 @@ export class OpenApiQueries {
   /** The organization's specifications, oldest first (id breaks ties). */
   listQuery(organizationId: string): KeysetQuery {
     return {
-      from: 'SELECT * FROM openapi_specs',
+      from: `SELECT ${SPEC_COLUMNS} FROM openapi_specs`,
       where: ['organization_id = ?'],
       params: [organizationId],
       orderBy: ['created_at', 'id'],
@@ -139,6 +147,11 @@ export class OpenApiQueries {
 
   getById(id: string): OpenApiSpecRow | undefined {
     return this.byId.get(id);
+  }
+
+  /** The text a specification was given as (null for a URL source). */
+  sourceText(id: string): string | null {
+    return this.sourceTextStmt.get(id) ?? null;
   }
 
   create(organizationId: string, slug: string, source: SpecSource, now: string): string {
