@@ -227,6 +227,37 @@ describe('processing OpenAPI specifications from URLs', () => {
     }
   });
 
+  it('records nothing for a specification deleted while it was being processed', async () => {
+    const processor = openApiProcessorFor(t.server.ctx);
+    processor.settings.fetchTimeoutMs = 500;
+    try {
+      await orgs().createOpenApiSpec(ORG, {
+        slug: 'deleted',
+        source: { url: `${spec.url}/slow.json` },
+      });
+      const { status } = await orgs().deleteOpenApiSpecBySlug(ORG, 'deleted');
+      expect(status).toBe(205);
+      await processor.idle();
+      await expect(orgs().getOpenApiSpecBySlug(ORG, 'deleted')).rejects.toMatchObject({
+        code: 404,
+      });
+      const left = t.db
+        .prepare(
+          `SELECT (SELECT count(*) FROM openapi_jobs j LEFT JOIN openapi_specs s ON s.id = j.spec_id
+             WHERE s.id IS NULL) + (SELECT count(*) FROM openapi_spec_versions v
+             LEFT JOIN openapi_specs s ON s.id = v.spec_id WHERE s.id IS NULL)`,
+        )
+        .pluck()
+        .get();
+      expect(left).toBe(0);
+      // The processor goes on with the next specification.
+      const next = await process('after-deleted', { url: `${spec.url}/pets.json` });
+      expect(next.lastProcessErrorCode).toBeUndefined();
+    } finally {
+      processor.settings.fetchTimeoutMs = 10_000;
+    }
+  });
+
   it('never fetches external $refs of a specification', async () => {
     const ref = `${spec.url}/pets.json#/components/schemas/Pet`;
     const text = JSON.stringify({

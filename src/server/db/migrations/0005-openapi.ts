@@ -44,7 +44,8 @@ export const migration0005OpenApi: Migration = {
         file_name TEXT NOT NULL,
         created_at TEXT NOT NULL
       );
-      CREATE INDEX openapi_spec_versions_list ON openapi_spec_versions(spec_id, created_at, id);
+      -- Versions are listed in insertion (rowid) order, which this index keeps per specification.
+      CREATE INDEX openapi_spec_versions_list ON openapi_spec_versions(spec_id);
 
       -- One row per requested processing; started_at is set while a server works on it.
       CREATE TABLE openapi_jobs (
