@@ -121,7 +121,24 @@ describe('parseOpenApi', () => {
     const result = await parseOpenApi(lines.join('\n'));
     expect(result).toMatchObject({
       ok: false,
-      errors: [expect.stringMatching(/expands to more than/)],
+      errors: [expect.stringMatching(/expands to more than \d+ characters of JSON/)],
+    });
+  });
+
+  it('refuses a few long strings repeated through aliases, before writing them out', async () => {
+    const long = 'x'.repeat(4096);
+    const lines = ['openapi: 3.0.3', `a0: &a0 [${Array(10).fill(long).join(', ')}]`];
+    for (let i = 1; i < 5; i++) {
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
+    }
+    const result = await parseOpenApi(lines.join('\n'));
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/characters of JSON/)],
     });
   });
 

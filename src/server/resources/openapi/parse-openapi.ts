@@ -26,8 +26,11 @@ export type OpenApiParseResult = ParsedOpenApi | OpenApiParseFailure;
 
 const MAX_ERRORS = 20;
 const MAX_MESSAGE = 500;
-/** A document that expands past this many values (YAML aliases) is refused, not stored. */
-const MAX_DOCUMENT_VALUES = 2_000_000;
+/**
+ * A document whose JSON text would be longer than this is refused, not stored (every version's
+ * document is kept, and YAML aliases can make a small text expand enormously).
+ */
+const MAX_DOCUMENT_CHARS = 16 * 1024 * 1024;
 
 const failure = (errors: string[], errorCount = errors.length): OpenApiParseFailure => ({
   ok: false,
@@ -74,11 +77,11 @@ async function checkDocument(
       external.map((ref) => `External $ref "${ref}" is not supported: only "#/…" references`),
     );
   }
-  // Counted before JSON.stringify, which would expand YAML aliases without limit.
-  if (expandedValues(value) > MAX_DOCUMENT_VALUES) {
-    return failure([`The document expands to more than ${MAX_DOCUMENT_VALUES} values`]);
-  }
+  // Measured before JSON.stringify, which would expand YAML aliases without limit.
+  const tooLarge = `The document expands to more than ${MAX_DOCUMENT_CHARS} characters of JSON`;
+  if (expandedChars(value) > MAX_DOCUMENT_CHARS) return failure([tooLarge]);
   const document = JSON.stringify(value);
+  if (document.length > MAX_DOCUMENT_CHARS) return failure([tooLarge]);
   // Loaded on first use: every worker thread loads this module, few of them ever parse a spec.
   const { validate } = await import('@readme/openapi-parser');
   // Validation dereferences its input in place: it gets a copy, the stored document keeps its $refs.
@@ -114,25 +117,28 @@ function externalRefs(root: object): string[] {
 }
 
 /**
- * How many values the document holds once every shared object is written out in full, counted
- * in time linear in its distinct objects (each one's count is remembered). A cycle (a YAML
- * alias inside its own anchor) counts as infinitely many.
+ * About how long the document's JSON text is once every shared object is written out in full
+ * (escapes aside), measured in time linear in its distinct objects: each one's length is
+ * remembered. A cycle (a YAML alias inside its own anchor) counts as infinitely long.
  */
-function expandedValues(root: object): number {
-  const counts = new Map<object, number>();
-  const count = (node: object): number => {
-    const known = counts.get(node);
+function expandedChars(root: object): number {
+  const lengths = new Map<object, number>();
+  const lengthOf = (value: unknown): number => {
+    if (typeof value === 'string') return value.length + 2;
+    if (typeof value !== 'object' || value === null) return String(value).length;
+    const known = lengths.get(value);
     if (known !== undefined) return known;
-    counts.set(node, Infinity); // still being counted: meeting it again is a cycle
-    let total = 1;
-    for (const child of Object.values(node)) {
-      total += typeof child === 'object' && child !== null ? count(child) : 1;
-      if (total > MAX_DOCUMENT_VALUES) break;
+    lengths.set(value, Infinity); // still being measured: meeting it again is a cycle
+    const isArray = Array.isArray(value);
+    let total = 2;
+    for (const [key, child] of Object.entries(value)) {
+      total += lengthOf(child) + (isArray ? 1 : key.length + 4);
+      if (total > MAX_DOCUMENT_CHARS) break;
     }
-    counts.set(node, total);
+    lengths.set(value, total);
     return total;
   };
-  return count(root);
+  return lengthOf(root);
 }
 
 function messageOf(error: unknown): string {
