@@ -15,7 +15,7 @@ import {
   STORE_31_YAML,
   type SpecServer,
 } from '../support/openapi-spec-server';
-import { startTestServer, type TestServer } from '../support/start-test-server';
+import { expectError, startTestServer, type TestServer } from '../support/start-test-server';
 import { testFixture, TOKENS } from '../support/test-fixture';
 
 // Processing against a loopback spec server: valid, invalid, slow, changed and unchanged
@@ -208,21 +208,42 @@ describe('processing OpenAPI specifications from URLs', () => {
     expect(content.filesystem).toEqual({ 'openapi.json': PETS_30 });
   });
 
-  it('refuses loopback sources unless the address is allowed, without connecting', async () => {
+  it('refuses loopback and private sources unless the address is allowed, without connecting', async () => {
     const processor = openApiProcessorFor(t.server.ctx);
     processor.settings.allowedAddresses = [];
     const before = spec.hits.length;
+    const port = new URL(spec.url).port;
     try {
-      const loopback = await process('loopback', { url: `${spec.url}/pets.json` });
-      expect(loopback).toMatchObject({
+      // Refused at once when the host is an address or a localhost name (400 naming the field)…
+      const refused: [string, RegExp][] = [
+        [`${spec.url}/pets.json`, /loopback address \(127\.0\.0\.1\)/],
+        [`http://localhost:${port}/pets.json`, /loopback address \(localhost\)/],
+        ['http://[::1]/openapi.json', /loopback address \(::1\)/],
+        ['http://10.0.0.1/openapi.json', /private address \(10\.0\.0\.1\)/],
+        ['http://169.254.169.254/latest/', /link-local address/],
+        ['http://2130706433/openapi.json', /loopback address \(127\.0\.0\.1\)/],
+      ];
+      for (const [url, reason] of refused) {
+        const response = await t.request('PUT', `/v1/orgs/${ORG}/openapi/refused`, TOKENS.ada, {
+          source: { url },
+        });
+        const message = await expectError(response, 400);
+        expect(message, url).toMatch(/^body\.source\.url resolves to/);
+        expect(message, url).toMatch(reason);
+      }
+      await expect(orgs().getOpenApiSpecBySlug(ORG, 'refused')).rejects.toMatchObject({
+        code: 404,
+      });
+      // …and when processing, for a name that resolves to one.
+      processor.lookup = async () => [{ address: '127.0.0.1', family: 4 }];
+      const named = await process('named', { url: `http://specs.example.test:${port}/pets.json` });
+      expect(named).toMatchObject({
         lastProcessErrorCode: 'FETCH_ERROR',
         lastProcessedErrors: [{ message: 'url resolves to a loopback address (127.0.0.1)' }],
       });
-      const port = new URL(spec.url).port;
-      const named = await process('localhost', { url: `http://localhost:${port}/pets.json` });
-      expect(named.lastProcessErrorCode).toBe('FETCH_ERROR');
       expect(spec.hits.length).toBe(before);
     } finally {
+      processor.lookup = undefined;
       processor.settings.allowedAddresses = ['127.0.0.1'];
     }
   });

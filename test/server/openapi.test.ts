@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenAPISpec, OpenAPISpecVersion } from '@gitbook/api';
 import { openApiProcessorFor } from '../../src/server/resources/openapi/openapi-routes';
@@ -21,6 +22,10 @@ const TEXT = JSON.stringify(PETS_30);
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ config: PROCESSING_CONFIG });
+  // URL sources here are never really fetched: a stand-in resolver and network answer 404.
+  const processor = openApiProcessorFor(t.server.ctx);
+  processor.lookup = async () => [{ address: '93.184.216.34', family: 4 }];
+  processor.transport = async () => ({ status: 404, headers: {}, body: Readable.from([]) });
 });
 afterAll(async () => {
   await t.close();

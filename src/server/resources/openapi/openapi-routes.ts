@@ -17,6 +17,7 @@ import {
   SpecParams,
 } from './openapi-schema';
 import { serializeOpenApiSpec } from './openapi-serializer';
+import { refusedSourceUrl } from './source-address';
 import { openApiVersionRoutes } from './openapi-version-routes';
 
 const processors = new WeakMap<ServerContext, OpenApiProcessor>();
@@ -57,6 +58,14 @@ export function openApiRoutes(app: TypedApp, ctx: ServerContext): void {
   };
   /** Saves the source and queues processing in one transaction; processing starts after. */
   const save = (organizationId: string, slug: string, source: SpecSource, create: boolean) => {
+    const refused =
+      'url' in source
+        ? refusedSourceUrl(source.url, {
+            allowPrivate: ctx.config.allowPrivateUrls,
+            allowedAddresses: processor.settings.allowedAddresses,
+          })
+        : undefined;
+    if (refused) throw refused;
     const id = ctx.db.transaction(() => {
       const existing = specs.get(organizationId, slug);
       if (existing && create) throw conflict(`OpenAPI specification ${slug} already exists`);
