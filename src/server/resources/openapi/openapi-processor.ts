@@ -98,10 +98,12 @@ export class OpenApiProcessor {
     while (this.active.size < this.settings.concurrency) {
       const job = this.jobs.claim(this.now());
       if (!job) return;
-      const run: Promise<void> = this.run(job).finally(() => {
-        this.active.delete(run);
-        this.wake();
-      });
+      const run: Promise<void> = this.run(job)
+        .catch((error: unknown) => this.failedToRecord(job, error))
+        .finally(() => {
+          this.active.delete(run);
+          this.wake();
+        });
       this.active.add(run);
     }
   }
@@ -197,6 +199,18 @@ export class OpenApiProcessor {
       },
       now,
     );
+  }
+
+  /** Recording an outcome failed (the database refused a write): the job is tried again later. */
+  private failedToRecord(job: OpenApiJobRow, error: unknown): void {
+    this.onUnexpected(error);
+    if (this.stopping) return;
+    try {
+      this.jobs.release(job);
+    } catch (releaseError) {
+      this.onUnexpected(releaseError);
+    }
+    this.pauseForRetry();
   }
 
   private pauseForRetry(): void {
