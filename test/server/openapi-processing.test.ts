@@ -279,6 +279,21 @@ describe('processing OpenAPI specifications from URLs', () => {
     }
   });
 
+  it('refuses a YAML alias bomb as PARSE_ERROR without writing it out', async () => {
+    const lines = ['openapi: 3.0.3', 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 40; i++) {
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
+    }
+    const done = await process('alias-bomb', { text: lines.join('\n') });
+    expect(done.lastProcessErrorCode).toBe('PARSE_ERROR');
+    expect(done.lastProcessedErrors![0]!.message).toMatch(/expands to more than/);
+    expect(done.lastVersion).toBeUndefined();
+  });
+
   it('never fetches external $refs of a specification', async () => {
     const ref = `${spec.url}/pets.json#/components/schemas/Pet`;
     const text = JSON.stringify({
