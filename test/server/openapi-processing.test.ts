@@ -164,6 +164,29 @@ describe('processing OpenAPI specifications from URLs', () => {
     }
   });
 
+  it('processes other specifications while one source is slow', async () => {
+    const processor = openApiProcessorFor(t.server.ctx);
+    processor.settings.fetchTimeoutMs = 8_000;
+    const slowHits = () => spec.hits.filter((hit) => hit === '/slow.json').length;
+    const before = slowHits();
+    try {
+      await orgs().createOpenApiSpec(ORG, {
+        slug: 'stalled',
+        source: { url: `${spec.url}/slow.json` },
+      });
+      await until(slowHits, (count) => count > before);
+      const quick = await process('beside-stalled', { url: `${spec.url}/pets.json` });
+      expect(quick.lastProcessErrorCode).toBeUndefined();
+      // The slow one was still being fetched meanwhile: it ends (timed out) after the quick one.
+      await processor.idle();
+      const { data: stalled } = await orgs().getOpenApiSpecBySlug(ORG, 'stalled');
+      expect(stalled.lastProcessErrorCode).toBe('FETCH_TIMEOUT');
+      expect(stalled.lastProcessedAt! > quick.lastProcessedAt!).toBe(true);
+    } finally {
+      processor.settings.fetchTimeoutMs = 10_000;
+    }
+  });
+
   it('records FETCH_ERROR for missing, oversized and refused sources, PARSE_ERROR for non-UTF-8', async () => {
     const missing = await process('missing', { url: `${spec.url}/missing.json` });
     expect(missing).toMatchObject({
