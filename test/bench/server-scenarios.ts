@@ -3,6 +3,7 @@ import { BENCH_ORG, BENCH_SPACE, BENCH_TOKEN, largeOrgFixture } from './bench-fi
 import { contentScenarios } from './content-scenarios';
 import { httpScenario } from './http-scenario';
 import { siteScenarios } from './site-scenarios';
+import { openApiScenarios } from './openapi-scenarios';
 
 const auth = { authorization: `Bearer ${BENCH_TOKEN}` };
 const membersPage = () => ({ path: `/v1/orgs/${BENCH_ORG}/members?limit=1000`, headers: auth });
@@ -59,4 +60,5 @@ export const serverScenarios: readonly Scenario[] = [
   }),
   ...siteScenarios,
   ...contentScenarios,
+  ...openApiScenarios,
 ];

@@ -11,6 +11,7 @@ import { documentRoutes } from './documents/document-routes';
 import { homeRoutes } from './home/home-routes';
 import { linkRoutes } from './links/link-routes';
 import { memberRoutes } from './members/member-routes';
+import { openApiRoutes } from './openapi/openapi-routes';
 import { organizationRoutes } from './organizations/organization-routes';
 import { samlRoutes } from './saml/saml-routes';
 import { searchRoutes } from './search/search-routes';
@@ -29,6 +30,7 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   teamRoutes(app, ctx);
   samlRoutes(app, ctx);
   translationRoutes(app, ctx);
+  openApiRoutes(app, ctx);
   collectionRoutes(app, ctx);
   spaceRoutes(app, ctx);
   docsSiteRoutes(app, ctx);

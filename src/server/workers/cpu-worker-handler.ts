@@ -16,6 +16,7 @@ import {
 import { renderPdf, type PdfInput } from '../resources/change-requests/change-request-pdf';
 import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
+import { parseOpenApi, type OpenApiParseResult } from '../resources/openapi/parse-openapi';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -46,6 +47,8 @@ export interface CpuTasks {
     input: { pages: { title: string; markdown: string }[] };
     output: PageSection[][];
   };
+  /** An OpenAPI specification's text → its validated document, or what is wrong with it. */
+  'openapi-parse': { input: { text: string }; output: OpenApiParseResult };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -73,6 +76,7 @@ const handlers: Handlers = {
   'html-to-markdown': ({ html, options }) => htmlToMarkdown(html, options),
   'page-sections': ({ pages }) =>
     pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
+  'openapi-parse': ({ text }) => parseOpenApi(text),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
