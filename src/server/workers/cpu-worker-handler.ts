@@ -16,6 +16,8 @@ import {
 import { renderPdf, type PdfInput } from '../resources/change-requests/change-request-pdf';
 import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
+import { pageBodyToHtml } from '../views/markdown-html';
+import { lineDiff, type LineDiffInput, type LineDiffPart } from '../views/line-diff';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -46,6 +48,10 @@ export interface CpuTasks {
     input: { pages: { title: string; markdown: string }[] };
     output: PageSection[][];
   };
+  /** Page bodies → sanitised HTML, for the read-only views. */
+  'page-html': { input: { bodies: string[] }; output: string[] };
+  /** Line diffs of page bodies (null: too large to show), for the change-request view. */
+  'line-diffs': { input: { pairs: LineDiffInput[] }; output: (LineDiffPart[] | null)[] };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -73,6 +79,8 @@ const handlers: Handlers = {
   'html-to-markdown': ({ html, options }) => htmlToMarkdown(html, options),
   'page-sections': ({ pages }) =>
     pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
+  'page-html': ({ bodies }) => bodies.map(pageBodyToHtml),
+  'line-diffs': ({ pairs }) => pairs.map(lineDiff),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
