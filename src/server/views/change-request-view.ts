@@ -4,7 +4,7 @@ import type { ChangeRequestRow } from '../resources/change-requests/change-reque
 import type { ChangeRequestDiff, ViewChange } from './change-request-diff';
 import { pageHref } from './content-view';
 import { renderLineDiff } from './diff-html';
-import { html, type SafeHtml } from './safe-html';
+import { markup, type SafeHtml } from './safe-html';
 
 export interface ChangeRequestViewInput {
   row: ChangeRequestRow;
@@ -30,22 +30,22 @@ export function changeRequestTitle(row: ChangeRequestRow): string {
 
 function changeHeading(change: RevisionChange, linkBase: string): SafeHtml {
   const label = CHANGE_LABELS[change.type];
-  if (!('page' in change)) return html`${label}: <strong>${change.file.name}</strong>`;
+  if (!('page' in change)) return markup`${label}: <strong>${change.file.name}</strong>`;
   const { page } = change;
   const name =
     change.type !== 'page_deleted' && page.type === 'document'
-      ? html`<a href="${pageHref(linkBase, page.path)}">${page.title}</a>`
-      : html`<strong>${page.title}</strong>`;
+      ? markup`<a href="${pageHref(linkBase, page.path)}">${page.title}</a>`
+      : markup`<strong>${page.title}</strong>`;
   const edited =
     change.type === 'page_edited'
-      ? html` <span class="meta">(${Object.keys(change.attributes).join(', ')})</span>`
+      ? markup` <span class="meta">(${Object.keys(change.attributes).join(', ')})</span>`
       : '';
-  return html`${label}: ${name} <span class="meta">/${page.path}</span>${edited}`;
+  return markup`${label}: ${name} <span class="meta">/${page.path}</span>${edited}`;
 }
 
 function changeItem({ change, diff }: ViewChange, linkBase: string): SafeHtml {
   const title = 'page' in change ? change.page.title : change.file.name;
-  return html`<li>
+  return markup`<li>
     <h3>${changeHeading(change, linkBase)}</h3>
     ${diff === undefined ? '' : renderLineDiff(diff, `Changes to ${title}`)}
   </li>`;
@@ -53,15 +53,15 @@ function changeItem({ change, diff }: ViewChange, linkBase: string): SafeHtml {
 
 export function renderChangeRequest(input: ChangeRequestViewInput): SafeHtml {
   const { row, diff, linkBase } = input;
-  const merged = row.merged_at ? html`, merged ${row.merged_at}` : '';
+  const merged = row.merged_at ? markup`, merged ${row.merged_at}` : '';
   const list =
     diff.changes.length === 0
-      ? html`<p>This change request changes nothing yet.</p>`
-      : html`<ol class="changes">
+      ? markup`<p>This change request changes nothing yet.</p>`
+      : markup`<ol class="changes">
           ${diff.changes.map((change) => changeItem(change, linkBase))}
         </ol>`;
-  const more = diff.more > 0 ? html`<p class="meta">And ${diff.more} more changes.</p>` : '';
-  return html`<h1>${changeRequestTitle(row)}</h1>
+  const more = diff.more > 0 ? markup`<p class="meta">And ${diff.more} more changes.</p>` : '';
+  return markup`<h1>${changeRequestTitle(row)}</h1>
     <p>
       <span class="badge">${row.status}</span>
       <span class="meta"

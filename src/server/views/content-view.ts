@@ -5,7 +5,7 @@
  */
 import { findPage, pagePath } from '../content/page-serializer';
 import type { StoredPage } from '../content/revision-tree';
-import { html, safeHref, SafeHtml } from './safe-html';
+import { markup, safeHref, SafeHtml } from './safe-html';
 
 export interface ContentView {
   pages: readonly StoredPage[];
@@ -49,16 +49,16 @@ function treeItems(
       if (page.type === 'link') {
         const href = safeHref(page.href ?? '');
         return href
-          ? html`<li><a href="${href}" rel="noopener noreferrer">${page.title}</a></li>`
-          : html`<li>${page.title}</li>`;
+          ? markup`<li><a href="${href}" rel="noopener noreferrer">${page.title}</a></li>`
+          : markup`<li>${page.title}</li>`;
       }
       if (page.type === 'group') {
-        return html`<li>
+        return markup`<li>
           <span class="group">${page.title}</span>${treeList(page.pages, view, parentPath)}
         </li>`;
       }
-      const current = view.page?.id === page.id ? html` aria-current="page"` : html``;
-      return html`<li>
+      const current = view.page?.id === page.id ? markup` aria-current="page"` : markup``;
+      return markup`<li>
         <a href="${pageHref(view.linkBase, path)}" ${current}>${page.title}</a
         >${treeList(page.pages, view, path)}
       </li>`;
@@ -68,24 +68,24 @@ function treeItems(
 function treeList(pages: readonly StoredPage[], view: ContentView, parentPath: string): SafeHtml {
   const items = treeItems(pages, view, parentPath);
   return items.length === 0
-    ? html``
-    : html`<ul>
+    ? markup``
+    : markup`<ul>
         ${items}
       </ul>`;
 }
 
 /** The navigation and the page, as the `body` of a wide ViewPage. */
 export function renderContentView(view: ContentView, label: string): SafeHtml {
-  const nav = html`<nav class="tree" aria-label="${label}">${treeList(view.pages, view, '')}</nav>`;
+  const nav = markup`<nav class="tree" aria-label="${label}">${treeList(view.pages, view, '')}</nav>`;
   const page = view.page;
   const article = page
-    ? html`<article>
+    ? markup`<article>
         <h1>${page.emoji ? `${page.emoji} ` : ''}${page.title}</h1>
-        ${page.description ? html`<p class="meta">${page.description}</p>` : ''}
+        ${page.description ? markup`<p class="meta">${page.description}</p>` : ''}
         <div class="content">${new SafeHtml(view.bodyHtml)}</div>
       </article>`
-    : html`<p>This space has no pages yet.</p>`;
-  return html`<div class="layout">
+    : markup`<p>This space has no pages yet.</p>`;
+  return markup`<div class="layout">
     ${nav}
     <main id="main">${view.banner ?? ''}${article}</main>
   </div>`;

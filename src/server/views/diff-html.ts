@@ -3,18 +3,18 @@
  * readers), long unchanged runs folded to CONTEXT_LINES around each change.
  */
 import type { LineDiffPart } from './line-diff';
-import { html, type SafeHtml } from './safe-html';
+import { markup, type SafeHtml } from './safe-html';
 
 export const CONTEXT_LINES = 3;
 
 function line(kind: LineDiffPart['kind'], text: string): SafeHtml {
-  if (kind === 'added') return html`<ins>+ ${text}</ins>`;
-  if (kind === 'removed') return html`<del>- ${text}</del>`;
-  return html`<span> ${text}</span>`;
+  if (kind === 'added') return markup`<ins>+ ${text}</ins>`;
+  if (kind === 'removed') return markup`<del>- ${text}</del>`;
+  return markup`<span>  ${text}</span>`;
 }
 
 function skipped(count: number): SafeHtml {
-  return html`<span class="skipped">… ${count} unchanged line${count === 1 ? '' : 's'}</span>`;
+  return markup`<span class="skipped">… ${count} unchanged line${count === 1 ? '' : 's'}</span>`;
 }
 
 /** The unchanged lines of one run that stay visible: next to a change, at most CONTEXT_LINES. */
@@ -31,14 +31,14 @@ function sameRun(lines: readonly string[], first: boolean, last: boolean): SafeH
 
 /** A diff of one page body; null (too large) says so instead. */
 export function renderLineDiff(parts: readonly LineDiffPart[] | null, label: string): SafeHtml {
-  if (parts === null) return html`<p class="meta">This diff is too large to show.</p>`;
+  if (parts === null) return markup`<p class="meta">This diff is too large to show.</p>`;
   if (!parts.some((part) => part.kind !== 'same')) {
-    return html`<p class="meta">No change to the text.</p>`;
+    return markup`<p class="meta">No change to the text.</p>`;
   }
   const rows = parts.flatMap((part, i) =>
     part.kind === 'same'
       ? sameRun(part.lines, i === 0, i === parts.length - 1)
       : part.lines.map((text) => line(part.kind, text)),
   );
-  return html`<pre class="diff" aria-label="${label}">${rows}</pre>`;
+  return markup`<pre class="diff" aria-label="${label}">${rows}</pre>`;
 }

@@ -1,6 +1,6 @@
 /**
  * A stored page body → sanitised HTML, for the read-only views. Pure and CPU-bound: it runs on
- * the worker threads (the `page-html` job), never on the server's event loop.
+ * the worker threads (the `page-markup` job), never on the server's event loop.
  *
  * The Markdown is parsed by the server's one bounded parser (parseMarkdown: pathological nesting
  * and marker runs are read as text), raw HTML in it is dropped by remark-rehype (it is not

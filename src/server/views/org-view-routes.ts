@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypedApp } from '../http/typed-app';
 import { CollectionQueries } from '../resources/collections/collection-queries';
 import { collectionRole, requireCollection } from '../resources/collections/collection-access';
-import { html, type SafeHtml } from './safe-html';
+import { markup, type SafeHtml } from './safe-html';
 import { requireViewer, type ViewDeps } from './view-deps';
 import type { NamedRow, ViewSpaceRow } from './view-queries';
 import { renderViewPage } from './view-layout';
@@ -17,8 +17,8 @@ const Id = Type.String({ minLength: 1, maxLength: 200 });
 
 function linkList(items: readonly SafeHtml[], empty: string): SafeHtml {
   return items.length === 0
-    ? html`<p class="meta">${empty}</p>`
-    : html`<ul>
+    ? markup`<p class="meta">${empty}</p>`
+    : markup`<ul>
         ${items}
       </ul>`;
 }
@@ -26,7 +26,7 @@ function linkList(items: readonly SafeHtml[], empty: string): SafeHtml {
 function spaceLinks(spaces: readonly ViewSpaceRow[]): SafeHtml {
   const items = spaces.map(
     (space) =>
-      html`<li>
+      markup`<li>
         <a href="/app/s/${space.id}">${space.emoji ? `${space.emoji} ` : ''}${space.title}</a>
       </li>`,
   );
@@ -34,7 +34,7 @@ function spaceLinks(spaces: readonly ViewSpaceRow[]): SafeHtml {
 }
 
 function collectionLinks(collections: readonly NamedRow[]): SafeHtml {
-  const items = collections.map((c) => html`<li><a href="/app/c/${c.id}">${c.title}</a></li>`);
+  const items = collections.map((c) => markup`<li><a href="/app/c/${c.id}">${c.title}</a></li>`);
   return linkList(items, 'No collection.');
 }
 
@@ -47,8 +47,8 @@ export function orgViewRoutes(app: TypedApp, deps: ViewDeps): void {
   app.get('/app', { config: { public: true } }, async (request, reply) => {
     const viewer = requireViewer(deps, request);
     const orgs = deps.views.organizationsOf(viewer.userId);
-    const items = orgs.map((org) => html`<li><a href="/app/o/${org.id}">${org.title}</a></li>`);
-    const body = html`<h1>Your organizations</h1>
+    const items = orgs.map((org) => markup`<li><a href="/app/o/${org.id}">${org.title}</a></li>`);
+    const body = markup`<h1>Your organizations</h1>
       ${linkList(items, 'You belong to no organization.')}`;
     return reply
       .type('text/html; charset=utf-8')
@@ -68,7 +68,7 @@ export function orgViewRoutes(app: TypedApp, deps: ViewDeps): void {
         collectionRole(membership.role) === null
           ? []
           : deps.views.collections(organizationId).filter((c) => c.parent_id === null);
-      const body = html`<h1>${org.title}</h1>
+      const body = markup`<h1>${org.title}</h1>
         <h2>Collections</h2>
         ${collectionLinks(shownCollections)}
         <h2>Spaces</h2>
@@ -96,8 +96,8 @@ export function orgViewRoutes(app: TypedApp, deps: ViewDeps): void {
         .collections(row.organization_id)
         .filter((c) => c.parent_id === row.id);
       const spaces = readable(viewer.userId, deps.views.collectionSpaces(row.id));
-      const body = html`<h1>${row.title}</h1>
-        ${row.description ? html`<p>${row.description}</p>` : ''}
+      const body = markup`<h1>${row.title}</h1>
+        ${row.description ? markup`<p>${row.description}</p>` : ''}
         <h2>Collections</h2>
         ${collectionLinks(children)}
         <h2>Spaces</h2>

@@ -32,8 +32,8 @@ function render(value: HtmlValue): string {
   return escapeHtml(String(value as string | number));
 }
 
-/** `html\`<p>${text}</p>\``: the literal parts as written, every value escaped (see HtmlValue). */
-export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+/** `markup\`<p>${text}</p>\``: the literal parts as written, every value escaped (see HtmlValue). */
+export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let out = strings[0]!;
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
   return new SafeHtml(out);

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden } from '../http/api-error';
 import type { TypedApp } from '../http/typed-app';
-import { html, type SafeHtml } from './safe-html';
+import { markup, type SafeHtml } from './safe-html';
 import type { ViewDeps } from './view-deps';
 import { renderViewPage } from './view-layout';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from './view-sessions';
@@ -42,8 +42,8 @@ function sameOrigin(request: FastifyRequest, publicRoot: string): boolean {
 }
 
 function signInForm(next: string, error?: string): SafeHtml {
-  const alert = error ? html`<p class="error" role="alert" id="sign-in-error">${error}</p>` : '';
-  return html`<h1>Sign in to Quire</h1>
+  const alert = error ? markup`<p class="error" role="alert" id="sign-in-error">${error}</p>` : '';
+  return markup`<h1>Sign in to Quire</h1>
     <p>
       Paste an API token of this server (the one you give <code>quire login</code>). It is checked
       once and never stored in your browser: you get a session cookie instead, valid for 12 hours or
@@ -59,7 +59,7 @@ function signInForm(next: string, error?: string): SafeHtml {
         type="password"
         autocomplete="off"
         required
-        ${error ? html`aria-describedby="sign-in-error" aria-invalid="true"` : ''}
+        ${error ? markup`aria-describedby="sign-in-error" aria-invalid="true"` : ''}
       />
       <button type="submit">Sign in</button>
     </form>`;

@@ -11,7 +11,7 @@ import type { ContentSource } from '../resources/content/content-reader';
 import { changeRequestDiff } from './change-request-diff';
 import { changeRequestTitle, renderChangeRequest } from './change-request-view';
 import { findDocumentPage, renderContentView } from './content-view';
-import { html, type SafeHtml } from './safe-html';
+import { markup, type SafeHtml } from './safe-html';
 import { requireViewer, type ViewDeps, type Viewer } from './view-deps';
 import { renderViewPage, type Crumb } from './view-layout';
 
@@ -112,7 +112,7 @@ export function spaceViewRoutes(app: TypedApp, deps: ViewDeps): void {
           ...spaceCrumbs(deps, spaceId),
           { label: `Revision ${revisionId}`, href: linkBase },
         ],
-        banner: html`<p class="meta">
+        banner: markup`<p class="meta">
           Revision ${revisionId} of ${source.revision.created_at}.
           <a href="/app/s/${spaceId}">See the current content</a>.
         </p>`,
@@ -164,7 +164,7 @@ export function spaceViewRoutes(app: TypedApp, deps: ViewDeps): void {
       linkBase,
       path: request.params['*'] ?? '',
       crumbs: [...spaceCrumbs(deps, spaceId), { label: title, href: linkBase }],
-      banner: html`<p class="meta">
+      banner: markup`<p class="meta">
         The content of change request <a href="${linkBase}">${title}</a> (${row.status}).
       </p>`,
     });

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { notFound } from '../http/api-error';
 import type { TypedApp } from '../http/typed-app';
 import { SamlQueries } from '../resources/saml/saml-queries';
-import { html } from './safe-html';
+import { markup } from './safe-html';
 import { SIGN_IN_PATH } from './sign-in-routes';
 import type { ViewDeps } from './view-deps';
 import { renderViewPage } from './view-layout';
@@ -23,7 +23,7 @@ export function ssoViewRoutes(app: TypedApp, deps: ViewDeps): void {
       async (request, reply) => {
         const { samlProviderId } = request.params;
         if (!saml.byId(samlProviderId)) throw notFound(`SAML provider ${samlProviderId}`);
-        const body = html`<h1>Single sign-on</h1>
+        const body = markup`<h1>Single sign-on</h1>
           <p>
             This Quire server keeps SAML identity provider settings and publishes their
             <a href="/sso/saml/${samlProviderId}/metadata">service provider metadata</a>, but it

@@ -1,5 +1,5 @@
 /** The page every view is rendered into: header with breadcrumbs and sign-out, then the view. */
-import { html, type SafeHtml } from './safe-html';
+import { markup, type SafeHtml } from './safe-html';
 import { VIEW_STYLESHEET_PATH } from './view-style';
 
 export interface Crumb {
@@ -19,13 +19,13 @@ export interface ViewPage {
 }
 
 function crumbsNav(crumbs: readonly Crumb[]): SafeHtml {
-  if (crumbs.length === 0) return html``;
+  if (crumbs.length === 0) return markup``;
   const items = crumbs.map((crumb, i) =>
     crumb.href && i < crumbs.length - 1
-      ? html`<li><a href="${crumb.href}">${crumb.label}</a></li>`
-      : html`<li><span aria-current="page">${crumb.label}</span></li>`,
+      ? markup`<li><a href="${crumb.href}">${crumb.label}</a></li>`
+      : markup`<li><span aria-current="page">${crumb.label}</span></li>`,
   );
-  return html`<nav class="crumbs" aria-label="Breadcrumb">
+  return markup`<nav class="crumbs" aria-label="Breadcrumb">
     <ol>
       ${items}
     </ol>
@@ -33,15 +33,15 @@ function crumbsNav(crumbs: readonly Crumb[]): SafeHtml {
 }
 
 function signOut(viewer: string | undefined): SafeHtml {
-  if (viewer === undefined) return html`<a href="/app/sign-in">Sign in</a>`;
-  return html`<span class="meta">${viewer}</span>
+  if (viewer === undefined) return markup`<a href="/app/sign-in">Sign in</a>`;
+  return markup`<span class="meta">${viewer}</span>
     <form method="post" action="/app/sign-out"><button type="submit">Sign out</button></form>`;
 }
 
 /** A whole HTML document. */
 export function renderViewPage(page: ViewPage): string {
-  const main = page.wide ? page.body : html`<main id="main" class="narrow">${page.body}</main>`;
-  return html`<!doctype html>
+  const main = page.wide ? page.body : markup`<main id="main" class="narrow">${page.body}</main>`;
+  return markup`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />

@@ -12,7 +12,7 @@ import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
 import { CpuJobError } from '../workers/cpu-pool';
 import { orgViewRoutes } from './org-view-routes';
-import { html } from './safe-html';
+import { markup } from './safe-html';
 import { SIGN_IN_PATH, signInRoutes } from './sign-in-routes';
 import { spaceViewRoutes } from './space-view-routes';
 import { ssoViewRoutes } from './sso-view-routes';
@@ -33,7 +33,7 @@ const FORM_BODY_LIMIT = 16 * 1024;
 
 function sendError(reply: FastifyReply, status: number, message: string) {
   const title = STATUS_CODES[status] ?? 'Error';
-  const body = html`<h1>${title}</h1>
+  const body = markup`<h1>${title}</h1>
     <p>${message}</p>
     <p><a href="/app">Your organizations</a> · <a href="${SIGN_IN_PATH}">Sign in</a></p>`;
   return reply.code(status).type('text/html; charset=utf-8').send(renderViewPage({ title, body }));
