@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { markdownToHtml, pageBodyToHtml } from './markdown-html';
+
+describe('markdownToHtml', () => {
+  it('renders CommonMark and GFM', () => {
+    expect(markdownToHtml('# Title\n\nSome *text* and a [link](https://example.com).\n')).toBe(
+      '<h1>Title</h1>\n<p>Some <em>text</em> and a <a href="https://example.com">link</a>.</p>',
+    );
+    expect(markdownToHtml('| a | b |\n| - | - |\n| 1 | 2 |\n')).toContain('<td>1</td>');
+    expect(markdownToHtml('- [x] done\n')).toContain('type="checkbox"');
+  });
+
+  it('drops raw HTML and unsafe URLs', () => {
+    const html = markdownToHtml(
+      [
+        '<script>alert(1)</script>',
+        '<img src=x onerror=alert(1)>',
+        '[a](javascript:alert(1))',
+        '![b](data:image/png;base64,AAAA)',
+        '<iframe src="https://evil.example"></iframe>',
+      ].join('\n\n'),
+    );
+    expect(html).not.toMatch(/<(script|iframe)|<[^>]*\son\w+=|(href|src)="(javascript|data):/i);
+    expect(html).toContain('<a>a</a>');
+    expect(html).toContain('<img alt="b">');
+  });
+
+  it('stays bounded on pathological nesting', () => {
+    const html = markdownToHtml('>'.repeat(50_000));
+    expect(html.length).toBeGreaterThan(0);
+  });
+});
+
+describe('pageBodyToHtml', () => {
+  it('leaves out the frontmatter and the leading title (page fields shown around it)', () => {
+    expect(pageBodyToHtml('---\ndescription: D\n---\n\n# Title\n\nBody.\n')).toBe('<p>Body.</p>');
+  });
+});
