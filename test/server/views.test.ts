@@ -5,7 +5,7 @@ import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { hashToken } from '../../src/server/auth/token-hash';
 import { startTestServer, type TestServer } from '../support/start-test-server';
-import { testFixture, TOKENS } from '../support/test-fixture';
+import { contentFixture, TOKENS } from '../support/test-fixture';
 import { viewGet, viewSignIn } from '../support/view-browser-session';
 import { XSS_PAYLOADS } from '../ui/xss-payloads';
 
@@ -29,7 +29,7 @@ let xssCr: ChangeRequest;
 
 /** A space whose every title and body is an XSS payload, and a link page to javascript:. */
 function xssFixture() {
-  const fixture = testFixture();
+  const fixture = contentFixture();
   const body = XSS_PAYLOADS.join('\n\n');
   fixture.organizations[0]!.spaces!.push({
     id: 's-xss',
@@ -48,6 +48,13 @@ function xssFixture() {
         title: 'Click',
         type: 'link' as const,
         href: 'javascript:window.__xss(101)',
+      },
+      {
+        id: 'p-links',
+        title: 'Links',
+        slug: 'links',
+        markdown:
+          '[One](xss-1.md) [Two](/pages/p-xss-2) [Three](./xss-3.md#part) [Home](README.md)\n',
       },
     ],
   });
@@ -145,6 +152,25 @@ describe('space, page, revision and change-request views', () => {
     const home = await (await viewGet(`${t.url}/app`, ada)).text();
     expect(home).toContain('<a href="/app/o/o-acme">Acme</a>');
     expect(home).not.toContain('o-other');
+  });
+});
+
+describe('links and images in pages', () => {
+  it('points links to other pages at their views', async () => {
+    const html = await (await viewGet(`${t.url}/app/s/s-xss/links`, ada)).text();
+    expect(html).toContain('<a href="/app/s/s-xss/xss-1">One</a>');
+    expect(html).toContain('<a href="/app/s/s-xss/xss-2">Two</a>');
+    expect(html).toContain('<a href="/app/s/s-xss/xss-3#part">Three</a>');
+    expect(html).toContain('<a href="/app/s/s-xss/xss-0">Home</a>');
+  });
+
+  it("shows a space's images through their signed download URLs", async () => {
+    const html = await (await viewGet(`${t.url}/app/s/s-media`, ada)).text();
+    const src = /<img src="([^"]+)" alt="Diagram">/.exec(html)?.[1];
+    expect(src).toMatch(new RegExp(`^${t.url}/v1/files/s-media/f-diagram/`));
+    const image = await fetch(src!.replaceAll('&#x26;', '&').replaceAll('&amp;', '&'));
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
   });
 });
 

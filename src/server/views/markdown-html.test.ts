@@ -31,6 +31,23 @@ describe('markdownToHtml', () => {
   });
 });
 
+describe('link targets', () => {
+  it('points links, images and definitions at the view addresses given, and nothing else', () => {
+    const html = markdownToHtml('[a](x.md) ![b](/files/f1) [c][d] [e](y.md)\n\n[d]: x.md\n', {
+      'x.md': '/app/s/s1/x',
+      '/files/f1': 'https://docs.example.com/v1/files/s1/f1/b.png?sig=1',
+    });
+    expect(html).toBe(
+      '<p><a href="/app/s/s1/x">a</a> <img src="https://docs.example.com/v1/files/s1/f1/b.png?sig=1" alt="b"> ' +
+        '<a href="/app/s/s1/x">c</a> <a href="y.md">e</a></p>',
+    );
+  });
+
+  it('still sanitises what a target is pointed at', () => {
+    expect(markdownToHtml('[a](x.md)', { 'x.md': 'javascript:alert(1)' })).toBe('<p><a>a</a></p>');
+  });
+});
+
 describe('pageBodyToHtml', () => {
   it('leaves out the frontmatter and the leading title (page fields shown around it)', () => {
     expect(pageBodyToHtml('---\ndescription: D\n---\n\n# Title\n\nBody.\n')).toBe('<p>Body.</p>');

@@ -8,6 +8,8 @@
  * attributes, with links limited to http(s) and mailto and images to http(s).
  */
 import type { Root as HastRoot } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import { visit } from 'unist-util-visit';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkRehype from 'remark-rehype';
@@ -26,9 +28,25 @@ const SCHEMA: SanitizeSchema = {
 
 const toHtml = unified().use(remarkRehype).use(rehypeSanitize, SCHEMA).use(rehypeStringify);
 
+/** Link and image targets (as written) → where they point in the view (see view-links.ts). */
+export type HrefMap = Readonly<Record<string, string>>;
+
+/** Points the tree's links, images and definitions whose target is in `hrefs` at the new one. */
+function rewriteTargets(root: MdastRoot, hrefs: HrefMap): void {
+  if (Object.keys(hrefs).length === 0) return;
+  visit(root, (node) => {
+    if (node.type === 'link' || node.type === 'image' || node.type === 'definition') {
+      const target = Object.hasOwn(hrefs, node.url) ? hrefs[node.url] : undefined;
+      if (target !== undefined) node.url = target;
+    }
+  });
+}
+
 /** Sanitised HTML of Markdown as written (a comment, a description). */
-export function markdownToHtml(markdown: string): string {
-  const hast = toHtml.runSync(parseMarkdown(markdown)) as HastRoot;
+export function markdownToHtml(markdown: string, hrefs: HrefMap = {}): string {
+  const mdast = parseMarkdown(markdown);
+  rewriteTargets(mdast, hrefs);
+  const hast = toHtml.runSync(mdast) as HastRoot;
   return toHtml.stringify(hast);
 }
 
@@ -36,12 +54,12 @@ export function markdownToHtml(markdown: string): string {
  * Sanitised HTML of a stored page body: its frontmatter and leading `# Title` are page fields,
  * shown by the view around it; a body whose frontmatter cannot be read is rendered whole.
  */
-export function pageBodyToHtml(markdown: string): string {
+export function pageBodyToHtml(markdown: string, hrefs: HrefMap = {}): string {
   let body = markdown;
   try {
     body = readPageMarkdown(markdown).body;
   } catch (error) {
     if (!(error instanceof FrontmatterError)) throw error;
   }
-  return markdownToHtml(body);
+  return markdownToHtml(body, hrefs);
 }

@@ -5,6 +5,8 @@
  * what the user cannot see.
  */
 import { Type } from '@sinclair/typebox';
+import { fileDownloadUrl } from '../content/page-serializer';
+import type { RevisionTree, StoredPage } from '../content/revision-tree';
 import { notFound } from '../http/api-error';
 import type { TypedApp } from '../http/typed-app';
 import type { ContentSource } from '../resources/content/content-reader';
@@ -12,6 +14,7 @@ import { changeRequestDiff } from './change-request-diff';
 import { changeRequestTitle, renderChangeRequest } from './change-request-view';
 import { findDocumentPage, renderContentView } from './content-view';
 import { markup, type SafeHtml } from './safe-html';
+import { viewHrefs } from './view-links';
 import { requireViewer, type ViewDeps, type Viewer } from './view-deps';
 import { renderViewPage, type Crumb } from './view-layout';
 
@@ -48,6 +51,26 @@ function spaceCrumbs(deps: ViewDeps, spaceId: string): Crumb[] {
   ];
 }
 
+/** A page's body as sanitised HTML, its links and images pointed into the views. */
+async function pageBodyHtml(
+  deps: ViewDeps,
+  tree: RevisionTree,
+  page: StoredPage,
+  input: ContentPageInput,
+): Promise<string> {
+  if (!page.body) return '';
+  const markdown = deps.content.body(page.body) ?? '';
+  const item = { key: page.body, markdown, label: `page ${page.id}` };
+  const links = (await deps.ctx.markdown.links([item])).get(page.body) ?? [];
+  const hrefs = viewHrefs(links, {
+    tree,
+    pageId: page.id,
+    linkBase: input.linkBase,
+    fileHref: (file) => fileDownloadUrl(file, deps.ctx.urls, input.source.spaceId, deps.signer),
+  });
+  return deps.pageHtml.render({ body: page.body, markdown, hrefs });
+}
+
 async function contentPage(deps: ViewDeps, input: ContentPageInput): Promise<string> {
   const tree = deps.content.tree(input.source.revision.id);
   if (!tree) throw notFound(`Revision ${input.source.revision.id}`);
@@ -55,11 +78,7 @@ async function contentPage(deps: ViewDeps, input: ContentPageInput): Promise<str
   if (!page && input.path.replace(/^\/+|\/+$/g, '') !== '') {
     throw notFound(`Page at path "${input.path}"`);
   }
-  let bodyHtml = '';
-  if (page?.body) {
-    const item = { key: page.body, markdown: deps.content.body(page.body) ?? '', label: page.id };
-    bodyHtml = (await deps.ctx.markdown.pageHtml([item])).get(page.body) ?? '';
-  }
+  const bodyHtml = page ? await pageBodyHtml(deps, tree, page, input) : '';
   const view = { pages: tree.pages, linkBase: input.linkBase, page, bodyHtml };
   const crumbs = page ? [...input.crumbs, { label: page.title }] : input.crumbs;
   return renderViewPage({

@@ -4,9 +4,15 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ContentQueries } from '../resources/content/content-queries';
-import { contentReaderFor, type ContentReader } from '../resources/content/content-reader';
+import type { FileUrlSigner } from '../content/file-url-signer';
+import {
+  contentReaderFor,
+  fileUrlSignerFor,
+  type ContentReader,
+} from '../resources/content/content-reader';
 import { ChangeRequestQueries } from '../resources/change-requests/change-request-queries';
 import type { ServerContext } from '../server-context';
+import { PageHtmlJobs } from './page-html-jobs';
 import { ViewQueries } from './view-queries';
 import { SESSION_COOKIE, ViewSessions } from './view-sessions';
 
@@ -18,6 +24,9 @@ export interface ViewDeps {
   changeRequests: ChangeRequestQueries;
   /** The API's content reader: its sources apply the API's access rules (404 / 403). */
   reader: ContentReader;
+  pageHtml: PageHtmlJobs;
+  /** Signs files' download URLs (images and file links of the pages). */
+  signer: FileUrlSigner;
 }
 
 export function viewDeps(ctx: ServerContext): ViewDeps {
@@ -28,6 +37,8 @@ export function viewDeps(ctx: ServerContext): ViewDeps {
     content: new ContentQueries(ctx.db),
     changeRequests: new ChangeRequestQueries(ctx.db),
     reader: contentReaderFor(ctx),
+    pageHtml: new PageHtmlJobs(ctx.cpu),
+    signer: fileUrlSignerFor(ctx),
   };
 }
 

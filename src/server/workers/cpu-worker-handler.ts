@@ -16,7 +16,7 @@ import {
 import { renderPdf, type PdfInput } from '../resources/change-requests/change-request-pdf';
 import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
-import { pageBodyToHtml } from '../views/markdown-html';
+import { pageBodyToHtml, type HrefMap } from '../views/markdown-html';
 import { lineDiff, type LineDiffInput, type LineDiffPart } from '../views/line-diff';
 
 export interface CpuTasks {
@@ -48,8 +48,8 @@ export interface CpuTasks {
     input: { pages: { title: string; markdown: string }[] };
     output: PageSection[][];
   };
-  /** Page bodies → sanitised HTML, for the read-only views. */
-  'page-html': { input: { bodies: string[] }; output: string[] };
+  /** Page bodies → sanitised HTML with their links pointed into the views (read-only views). */
+  'page-html': { input: { pages: { markdown: string; hrefs: HrefMap }[] }; output: string[] };
   /** Line diffs of page bodies (null: too large to show), for the change-request view. */
   'line-diffs': { input: { pairs: LineDiffInput[] }; output: (LineDiffPart[] | null)[] };
 }
@@ -79,7 +79,7 @@ const handlers: Handlers = {
   'html-to-markdown': ({ html, options }) => htmlToMarkdown(html, options),
   'page-sections': ({ pages }) =>
     pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
-  'page-html': ({ bodies }) => bodies.map(pageBodyToHtml),
+  'page-html': ({ pages }) => pages.map(({ markdown, hrefs }) => pageBodyToHtml(markdown, hrefs)),
   'line-diffs': ({ pairs }) => pairs.map(lineDiff),
 };
 

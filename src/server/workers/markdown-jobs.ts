@@ -11,7 +11,6 @@ import type { JSONDocument } from '@gitbook/api';
 import type { ExtractedLink } from '../content/markdown-links';
 import { plainTextDocument } from '../content/plain-text-document';
 import { BoundedCache } from '../resources/links/bounded-cache';
-import { escapeHtml } from '../views/safe-html';
 import { CpuJobError, type CpuPool } from './cpu-pool';
 
 /** One body to work on: `key` identifies its content (a body hash), `label` names it in errors. */
@@ -39,7 +38,6 @@ export class MarkdownJobs {
   private readonly documentsByKey = new BoundedCache<JSONDocument>(RESULT_ENTRIES);
   private readonly documentJsonByKey = new BoundedCache<string>(RESULT_ENTRIES);
   private readonly linksByKey = new BoundedCache<readonly ExtractedLink[]>(RESULT_ENTRIES);
-  private readonly htmlByKey = new BoundedCache<string>(RESULT_ENTRIES);
   /** Bodies that went over budget alone, until when their fallback is used without trying. */
   private readonly failures = new BoundedCache<number>(1000);
 
@@ -65,16 +63,6 @@ export class MarkdownJobs {
       cache: this.documentsByKey,
       run: (bodies) => this.pool.run('comment-documents', { bodies }),
       fallback: plainTextDocument,
-    });
-  }
-
-  /** Sanitised HTML of page bodies (read-only views), by key; over budget, the escaped text. */
-  pageHtml(items: readonly MarkdownItem[]): Promise<Map<string, string>> {
-    return this.compute(items, {
-      namespace: 'page-html',
-      cache: this.htmlByKey,
-      run: (bodies) => this.pool.run('page-html', { bodies }),
-      fallback: (markdown) => `<pre>${escapeHtml(markdown)}</pre>`,
     });
   }
 
