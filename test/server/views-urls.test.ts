@@ -113,7 +113,11 @@ async function walkApi(): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await startTestServer({ fixture: contentFixture() });
+  t = await startTestServer({
+    fixture: contentFixture(),
+    // A cold worker under a loaded machine: correctness here, not the budget (see bench).
+    config: { cpuJobBudgetMs: 60_000 },
+  });
   cookie = await viewSignIn(t.url, TOKENS.ada);
   await walkApi();
 }, 60_000);

@@ -62,7 +62,11 @@ function xssFixture() {
 }
 
 beforeAll(async () => {
-  t = await startTestServer({ fixture: xssFixture() });
+  t = await startTestServer({
+    fixture: xssFixture(),
+    // A cold worker under a loaded machine: correctness here, not the budget (see bench).
+    config: { cpuJobBudgetMs: 60_000 },
+  });
   ada = await viewSignIn(t.url, TOKENS.ada);
   const client = t.client(TOKENS.ada);
   cr = (await client.spaces.createChangeRequest('s-handbook', { subject: 'Rewrite the welcome' }))
@@ -223,6 +227,16 @@ describe('access: the API rules', () => {
     const org = await (await viewGet(`${t.url}/app/o/o-acme`, gus)).text();
     expect(org).toContain('/app/s/s-handbook');
     expect(org).not.toContain('s-secret');
+  });
+
+  it("answers a client that does not ask for HTML with the API's error envelope", async () => {
+    const response = await fetch(`${t.url}/app/s/s-other`, { headers: { cookie: ada } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: { code: 404, message: 'Space s-other not found' },
+    });
+    const html = await viewGet(`${t.url}/app/s/s-other`, ada);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
   it('ends the session when its token is revoked', async () => {

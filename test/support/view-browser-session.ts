@@ -14,7 +14,10 @@ export async function viewSignIn(base: string, token: string, next = '/app'): Pr
   return cookie.split(';')[0]!;
 }
 
-/** GETs a view with a session cookie (or none), without following redirects. */
+/** GETs a view as a browser would (asking for HTML), with a session cookie or none, not following redirects. */
 export function viewGet(url: string, cookie?: string): Promise<Response> {
-  return fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  return fetch(url, {
+    redirect: 'manual',
+    headers: { accept: 'text/html,*/*;q=0.8', ...(cookie ? { cookie } : {}) },
+  });
 }

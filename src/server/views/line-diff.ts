@@ -37,3 +37,8 @@ export function lineDiff({ before, after }: LineDiffInput): LineDiffPart[] | nul
     lines: splitLines(change.value),
   }));
 }
+
+/** lineDiff of each pair (the worker's `line-diffs` job). */
+export function lineDiffs(pairs: readonly LineDiffInput[]): (LineDiffPart[] | null)[] {
+  return pairs.map(lineDiff);
+}

@@ -5,9 +5,9 @@
  */
 import { STATUS_CODES } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
-import { validationMessage } from '../http/error-handler';
+import { errorBody, validationMessage } from '../http/error-handler';
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
 import { CpuJobError } from '../workers/cpu-pool';
@@ -31,7 +31,14 @@ export const VIEW_CSP =
 /** The largest sign-in form body (a token and where to go next). */
 const FORM_BODY_LIMIT = 16 * 1024;
 
-function sendError(reply: FastifyReply, status: number, message: string) {
+/**
+ * A browser (which asks for text/html) gets an error page; any other client the API's envelope,
+ * `{ "error": { "code", "message" } }`, as everywhere else on the server.
+ */
+function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  if (!(request.headers.accept ?? '').includes('text/html')) {
+    return reply.code(status).send(errorBody(status, message));
+  }
   const title = STATUS_CODES[status] ?? 'Error';
   const body = markup`<h1>${title}</h1>
     <p>${message}</p>
@@ -74,7 +81,7 @@ function viewScope(ctx: ServerContext) {
       const [status, message] = errorStatus(failure);
       if (status === 500) request.log.error({ err: error }, 'unhandled error in a view');
       if (failure instanceof ApiError) void reply.headers(failure.headers);
-      return sendError(reply, status, message);
+      return sendError(request, reply, status, message);
     });
 
     scope.get(VIEW_STYLESHEET_PATH, { config: { public: true } }, async (_request, reply) =>

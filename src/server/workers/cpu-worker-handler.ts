@@ -16,8 +16,8 @@ import {
 import { renderPdf, type PdfInput } from '../resources/change-requests/change-request-pdf';
 import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
-import { pageBodyToHtml, type HrefMap } from '../views/markdown-html';
-import { lineDiff, type LineDiffInput, type LineDiffPart } from '../views/line-diff';
+import type { HrefMap } from '../views/markdown-html';
+import type { LineDiffInput, LineDiffPart } from '../views/line-diff';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -79,8 +79,13 @@ const handlers: Handlers = {
   'html-to-markdown': ({ html, options }) => htmlToMarkdown(html, options),
   'page-sections': ({ pages }) =>
     pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
-  'page-html': ({ pages }) => pages.map(({ markdown, hrefs }) => pageBodyToHtml(markdown, hrefs)),
-  'line-diffs': ({ pairs }) => pairs.map(lineDiff),
+  // The views' modules load on their first job, so a worker's start (inside every job's budget)
+  // costs the API's jobs nothing more.
+  'page-html': async ({ pages }) => {
+    const { pageBodyToHtml } = await import('../views/markdown-html');
+    return pages.map(({ markdown, hrefs }) => pageBodyToHtml(markdown, hrefs));
+  },
+  'line-diffs': async ({ pairs }) => (await import('../views/line-diff')).lineDiffs(pairs),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
