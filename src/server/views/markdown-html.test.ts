@@ -10,7 +10,7 @@ describe('markdownToHtml', () => {
     expect(markdownToHtml('- [x] done\n')).toContain('type="checkbox"');
   });
 
-  it('drops raw HTML and unsafe URLs', () => {
+  it('keeps raw HTML only as far as the allow-list goes, and no unsafe URL', () => {
     const html = markdownToHtml(
       [
         '<script>alert(1)</script>',
@@ -23,6 +23,17 @@ describe('markdownToHtml', () => {
     expect(html).not.toMatch(/<(script|iframe)|<[^>]*\son\w+=|(href|src)="(javascript|data):/i);
     expect(html).toContain('<a>a</a>');
     expect(html).toContain('<img alt="b">');
+  });
+
+  it("renders GitBook's HTML figures, their images pointed at the view addresses given", () => {
+    const html = markdownToHtml(
+      '<figure><img src=".gitbook/assets/a.png" alt="A"><figcaption><p>Caption</p></figcaption></figure>\n',
+      { '.gitbook/assets/a.png': 'https://docs.example.com/v1/files/s1/f1/a.png' },
+    );
+    expect(html).toBe(
+      '<figure><img src="https://docs.example.com/v1/files/s1/f1/a.png" alt="A">' +
+        '<figcaption><p>Caption</p></figcaption></figure>',
+    );
   });
 
   it('stays bounded on pathological nesting', () => {
