@@ -36,6 +36,27 @@ describe('markdownToHtml', () => {
     );
   });
 
+  it("shows Git Sync's liquid blocks: hints as quotes, tab titles, embeds as links", () => {
+    const html = markdownToHtml(
+      [
+        '{% hint style="info" %}',
+        'Read **this**.',
+        '{% endhint %}',
+        '{% tabs %}',
+        '{% tab title="macOS" %}',
+        'brew install x',
+        '{% endtab %}',
+        '{% endtabs %}',
+        '{% embed url="https://example.com/v" %}',
+      ].join('\n'),
+    );
+    expect(html).toBe(
+      '<blockquote>\n<p>Read <strong>this</strong>.</p>\n</blockquote>\n' +
+        '<p><strong>macOS</strong></p>\n<p>brew install x</p>\n' +
+        '<p><a href="https://example.com/v">https://example.com/v</a></p>',
+    );
+  });
+
   it('stays bounded on pathological nesting', () => {
     const html = markdownToHtml('>'.repeat(50_000));
     expect(html.length).toBeGreaterThan(0);

@@ -17,8 +17,10 @@ import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'r
 import rehypeStringify from 'rehype-stringify';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { isolateLiquidTags } from '../content/document-liquid';
 import { FrontmatterError, readPageMarkdown } from '../content/markdown-document';
 import { parseMarkdown } from '../content/parse-markdown';
+import { liquidBlocks } from './liquid-blocks';
 
 const SCHEMA: SanitizeSchema = {
   ...defaultSchema,
@@ -74,7 +76,8 @@ function rewriteTargets(root: MdastRoot, hrefs: HrefMap): void {
 
 /** Sanitised HTML of Markdown as written (a comment, a description). */
 export function markdownToHtml(markdown: string, hrefs: HrefMap = {}): string {
-  const mdast = parseMarkdown(markdown);
+  const mdast = parseMarkdown(isolateLiquidTags(markdown));
+  liquidBlocks(mdast);
   rewriteTargets(mdast, hrefs);
   const hast = toHast.runSync(mdast) as HastRoot;
   parseRawHtml(hast);
