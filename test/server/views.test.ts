@@ -333,6 +333,24 @@ describe('sign-in', () => {
   });
 });
 
+describe("SAML's service addresses", () => {
+  it('explain that browsers sign in with a token here; 404 for a provider that does not exist', async () => {
+    const response = await t.request('POST', '/v1/orgs/o-acme/saml', TOKENS.ada, { label: 'Okta' });
+    expect(response.status).toBe(201);
+    const { service } = (await response.json()) as {
+      service: { startURL: string; acsURL: string };
+    };
+    for (const url of [service.startURL, service.acsURL]) {
+      const page = await viewGet(url);
+      expect(page.status, url).toBe(200);
+      const html = await page.text();
+      expect(html).toMatch(/does not sign\s+browsers in through SAML/);
+      expect(html).toContain('href="/app/sign-in"');
+    }
+    expect((await viewGet(`${t.url}/sso/saml/nope/start`)).status).toBe(404);
+  });
+});
+
 describe('headers and XSS', () => {
   it('sends a strict CSP, nosniff and no framing on every view, errors included', async () => {
     for (const path of ['/app/s/s-handbook', '/app/sign-in', '/app/s/s-other', '/app']) {
