@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderLineDiff } from './diff-html';
-import { lineDiff, MAX_DIFF_CHARS } from './line-diff';
+import { lineDiff, lineDiffs, MAX_DIFF_CHARS } from './line-diff';
 
 describe('line diffs', () => {
   it('marks added and removed lines and escapes them', () => {
@@ -29,5 +29,11 @@ describe('line diffs', () => {
     const huge = 'x\n'.repeat(MAX_DIFF_CHARS);
     expect(lineDiff({ before: huge, after: '' })).toBeNull();
     expect(renderLineDiff(null, 'x').value).toContain('too large to show');
+  });
+
+  it('gives up on a diff needing too many edits instead of stalling', () => {
+    const before = Array.from({ length: 20_000 }, (_, i) => `a ${i}`).join('\n');
+    const after = Array.from({ length: 20_000 }, (_, i) => `b ${i}`).join('\n');
+    expect(lineDiffs([{ before, after }])).toEqual([null]);
   });
 });
