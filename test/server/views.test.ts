@@ -108,6 +108,9 @@ describe('space, page, revision and change-request views', () => {
     const response = await viewGet(`${t.url}/app/s/s-handbook/guides/setup`, ada);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<p>Install it.</p>');
+    const unknown = await viewGet(`${t.url}/app/nothing/here`, ada);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('No page at /app/nothing/here');
     const missing = await viewGet(`${t.url}/app/s/s-handbook/nope`, ada);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('Page at path &quot;nope&quot; not found');
@@ -273,6 +276,11 @@ describe('sign-in', () => {
     const html = await response.text();
     expect(html).toContain('<label for="token">API token</label>');
     expect(html).toContain('<input type="hidden" name="next" value="/app/s/s-handbook" />');
+    expect(html).not.toContain('You are signed in');
+    const signedIn = await (await viewGet(`${t.url}/app/sign-in?next=/app/o/o-acme`, ada)).text();
+    expect(signedIn).toMatch(
+      /You are signed in as Ada Lovelace: <a href="\/app\/o\/o-acme">continue<\/a>/,
+    );
   });
 
   it('sets an HttpOnly, SameSite=Strict session cookie that is not the token', async () => {

@@ -41,15 +41,26 @@ function sameOrigin(request: FastifyRequest, publicRoot: string): boolean {
   return own.includes(origin);
 }
 
-function signInForm(next: string, error?: string): SafeHtml {
+interface FormState {
+  next: string;
+  error?: string;
+  /** Who this browser is signed in as already, if anyone. */
+  viewer?: string;
+}
+
+function signInForm({ next, error, viewer }: FormState): SafeHtml {
   const alert = error ? markup`<p class="error" role="alert" id="sign-in-error">${error}</p>` : '';
+  const current = viewer
+    ? markup`<p>You are signed in as ${viewer}: <a href="${next}">continue</a>, or sign in
+        with another token.</p>`
+    : '';
   return markup`<h1>Sign in to Quire</h1>
     <p>
       Paste an API token of this server (the one you give <code>quire login</code>). It is checked
       once and never stored in your browser: you get a session cookie instead, valid for 12 hours or
       until the token is revoked.
     </p>
-    ${alert}
+    ${current} ${alert}
     <form class="sign-in" method="post" action="${SIGN_IN_PATH}">
       <input type="hidden" name="next" value="${next}" />
       <label for="token">API token</label>
@@ -65,11 +76,11 @@ function signInForm(next: string, error?: string): SafeHtml {
     </form>`;
 }
 
-function sendForm(reply: FastifyReply, status: number, next: string, error?: string) {
+function sendForm(reply: FastifyReply, status: number, state: FormState) {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .send(renderViewPage({ title: 'Sign in', body: signInForm(next, error) }));
+    .send(renderViewPage({ title: 'Sign in', body: signInForm(state) }));
 }
 
 export function signInRoutes(app: TypedApp, deps: ViewDeps): void {
@@ -80,7 +91,12 @@ export function signInRoutes(app: TypedApp, deps: ViewDeps): void {
   app.get(
     SIGN_IN_PATH,
     { config: { public: true }, schema: { querystring: SignInQuery } },
-    async (request, reply) => sendForm(reply, 200, safeNext(request.query.next)),
+    async (request, reply) => {
+      const userId = deps.sessions.userOf(request.cookies[SESSION_COOKIE]);
+      const next = safeNext(request.query.next);
+      if (!userId) return sendForm(reply, 200, { next });
+      return sendForm(reply, 200, { next, viewer: deps.views.userName(userId) });
+    },
   );
 
   app.post(
@@ -90,7 +106,9 @@ export function signInRoutes(app: TypedApp, deps: ViewDeps): void {
       if (!sameOrigin(request, publicRoot())) throw forbidden('Cross-site sign-in refused');
       const next = safeNext(request.body.next);
       const session = deps.sessions.signIn(request.body.token.trim());
-      if (!session) return sendForm(reply, 401, next, 'That token is unknown or revoked.');
+      if (!session) {
+        return sendForm(reply, 401, { next, error: 'That token is unknown or revoked.' });
+      }
       return reply
         .setCookie(SESSION_COOKIE, session.value, {
           path: HOME,

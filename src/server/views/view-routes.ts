@@ -90,6 +90,10 @@ function viewScope(ctx: ServerContext) {
         .header('cache-control', 'public, max-age=3600')
         .send(VIEW_STYLESHEET),
     );
+    // Any other address under /app: a page saying so to a browser (the envelope to others).
+    scope.get('/app/*', { config: { public: true } }, async (request) => {
+      throw new ApiError(404, `No page at ${request.url.split('?')[0]}`);
+    });
     const deps = viewDeps(ctx);
     signInRoutes(scope, deps);
     orgViewRoutes(scope, deps);
