@@ -20,6 +20,8 @@ describe('GET / (the server root, in a browser)', () => {
     expect(html).toContain(`${t.url}/v1/user`);
     expect(html).toContain(`npx quire login --server ${t.url}`);
     expect(html).toContain(`href="${t.url}/.well-known/jwks.json"`);
+    expect(html).toContain(`href="${t.url}/app/sign-in"`);
+    expect(html).toContain(`href="${t.url}/app"`);
     expect(html).not.toMatch(/<script/i);
     // Nothing of any organization is on it.
     expect(html).not.toMatch(/Acme|o-acme|s-handbook/);

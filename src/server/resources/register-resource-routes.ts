@@ -21,6 +21,7 @@ import { teamRoutes } from './teams/team-routes';
 import { translationRoutes } from './translations/translation-routes';
 import { userRoutes } from './users/user-routes';
 import { jwksRoutes } from './well-known/jwks-routes';
+import { viewRoutes } from '../views/view-routes';
 
 /** Every resource's routes, in one place so the API surface is easy to review. */
 export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void {
@@ -45,4 +46,5 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   searchRoutes(app, ctx);
   jwksRoutes(app, ctx);
   homeRoutes(app, ctx);
+  viewRoutes(app, ctx);
 }

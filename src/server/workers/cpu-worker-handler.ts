@@ -16,7 +16,9 @@ import {
 import { renderPdf, type PdfInput } from '../resources/change-requests/change-request-pdf';
 import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
-import { parseOpenApi, type OpenApiParseResult } from '../resources/openapi/parse-openapi';
+import type { OpenApiParseResult } from '../resources/openapi/parse-openapi';
+import type { HrefMap } from '../views/markdown-html';
+import type { LineDiffInput, LineDiffPart } from '../views/line-diff';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -49,6 +51,10 @@ export interface CpuTasks {
   };
   /** An OpenAPI specification's text → its validated document, or what is wrong with it. */
   'openapi-parse': { input: { text: string }; output: OpenApiParseResult };
+  /** Page bodies → sanitised HTML with their links pointed into the views (read-only views). */
+  'page-html': { input: { pages: { markdown: string; hrefs: HrefMap }[] }; output: string[] };
+  /** Line diffs of page bodies (null: too large to show), for the change-request view. */
+  'line-diffs': { input: { pairs: LineDiffInput[] }; output: (LineDiffPart[] | null)[] };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -76,7 +82,15 @@ const handlers: Handlers = {
   'html-to-markdown': ({ html, options }) => htmlToMarkdown(html, options),
   'page-sections': ({ pages }) =>
     pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
-  'openapi-parse': ({ text }) => parseOpenApi(text),
+  'openapi-parse': async ({ text }) =>
+    (await import('../resources/openapi/parse-openapi')).parseOpenApi(text),
+  // The views' modules load on their first job, so a worker's start (inside every job's budget)
+  // costs the API's jobs nothing more.
+  'page-html': async ({ pages }) => {
+    const { pageBodyToHtml } = await import('../views/markdown-html');
+    return pages.map(({ markdown, hrefs }) => pageBodyToHtml(markdown, hrefs));
+  },
+  'line-diffs': async ({ pairs }) => (await import('../views/line-diff')).lineDiffs(pairs),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */

@@ -35,6 +35,10 @@ API, with organizations, spaces, change requests, comments and search, stored in
 (<code>Authorization: Bearer &lt;token&gt;</code>). The published <code>@gitbook/api</code>
 client talks to it unchanged.</p>
 <pre><code>curl -H "Authorization: Bearer &lt;token&gt;" ${url}/v1/user</code></pre>
+<h2>Read it in a browser</h2>
+<p><a href="${url}/app/sign-in">Sign in with an API token</a> to read
+<a href="${url}/app">your organizations</a>, their spaces, pages and change requests (with
+their diffs). Every <code>urls.app</code> address the API returns opens there.</p>
 <h2>Sync a folder with the Quire desktop client</h2>
 <p>Quire mirrors spaces into a folder of Markdown files laid out like Git Sync, and pushes your
 edits back as change requests:</p>
