@@ -1,0 +1,80 @@
+/**
+ * Page references (`/pages/<id>[#anchor]`) as relative links, in the form the user wrote them.
+ *
+ * The server keeps a link to a page as its reference, so the link follows the page when it moves;
+ * the form it was written in (`dir/README.md` or `dir/`, `./x.md` or `x.md`) is not kept there.
+ * So that a link comes back exactly as written, the engine reads the forms from the page's last
+ * known text (LinkForms) and the renderer writes a remembered form again as long as it still
+ * names the same page from where the linking file now is; otherwise (the page moved, nothing
+ * remembered) it writes Git Sync's own form (gitSyncPageHref).
+ */
+import { gitSyncPageHref, relativeTarget } from './page-link-paths';
+import { rewriteLinkTargets } from './rewrite-link-targets';
+
+/** Of one linking page: server reference (`/pages/<id>#anchor`) → the targets written for it, in order. */
+export type LinkForms = ReadonlyMap<string, readonly string[]>;
+
+/** The forms of `markdown`: each target that `refOf` maps to a page reference, by reference. */
+export function writtenLinkForms(
+  markdown: string,
+  refOf: (written: string) => string | undefined,
+): Map<string, string[]> {
+  const forms = new Map<string, string[]>();
+  rewriteLinkTargets(markdown, (written) => {
+    const ref = refOf(written);
+    if (ref !== undefined && ref.startsWith('/pages/')) {
+      const list = forms.get(ref);
+      if (list === undefined) forms.set(ref, [written]);
+      else list.push(written);
+    }
+    return undefined;
+  });
+  return forms;
+}
+
+/** The file a relative target written in `fromFile` names among `files`, with its anchor. */
+export function resolveWrittenTarget(
+  fromFile: string,
+  written: string,
+  isFile: (path: string) => boolean,
+): { path: string; anchor: string; folder: boolean } | undefined {
+  const target = relativeTarget(fromFile, written);
+  const path = target?.candidates.find(isFile);
+  return target === undefined || path === undefined
+    ? undefined
+    : { path, anchor: target.anchor, folder: target.folder };
+}
+
+const PAGE_REF = /^\/pages\/([A-Za-z0-9_-]+)(#[^\s]*)?$/;
+
+/**
+ * Renders the page references of one page file. `pageFiles` maps page ids to their files in the
+ * layout being written, `isFile` says whether a path is a file of it (pages and assets).
+ */
+export function pageRefRenderer(
+  pageFiles: ReadonlyMap<string, string>,
+  isFile: (path: string) => boolean,
+): (fromFile: string, forms?: LinkForms) => (target: string) => string | undefined {
+  return (fromFile, forms) => {
+    // Each occurrence takes the next remembered form of its reference, in document order.
+    const used = new Map<string, number>();
+    return (target) => {
+      const match = PAGE_REF.exec(target);
+      const toFile = match?.[1] === undefined ? undefined : pageFiles.get(match[1]);
+      if (toFile === undefined) return undefined;
+      const anchor = match?.[2] ?? '';
+      const remembered = forms?.get(target);
+      if (remembered !== undefined) {
+        const at = used.get(target) ?? 0;
+        used.set(target, at + 1);
+        const written = remembered[Math.min(at, remembered.length - 1)];
+        const resolved =
+          written === undefined ? undefined : resolveWrittenTarget(fromFile, written, isFile);
+        if (written !== undefined && resolved?.path === toFile && resolved.anchor === anchor) {
+          return written;
+        }
+      }
+      return `${gitSyncPageHref(fromFile, toFile)}${anchor}`;
+    };
+  };
+}
