@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MirrorPage } from './gitsync-types';
 import { pageRefRenderer, resolveWrittenTarget, writtenLinkForms } from './page-link-forms';
 import { renderGitSyncLayout } from './render-gitsync-layout';
+import type { LinkTargetContext } from './rewrite-link-targets';
 
 const FILES = new Map([
   ['root', 'README.md'],
@@ -12,8 +13,8 @@ const FILES = new Map([
 ]);
 const byPath = new Map([...FILES].map(([id, path]) => [path, id]));
 const isFile = (path: string) => byPath.has(path) || path === '.gitbook/assets/x.png';
-const refOf = (from: string) => (written: string) => {
-  const found = resolveWrittenTarget(from, written, isFile);
+const refOf = (from: string) => (written: string, context: LinkTargetContext) => {
+  const found = resolveWrittenTarget(from, written, isFile, { bare: context === 'markdown' });
   const id = found === undefined ? undefined : byPath.get(found.path);
   return id === undefined ? undefined : `/pages/${id}${found?.anchor ?? ''}`;
 };
@@ -21,14 +22,15 @@ const refOf = (from: string) => (written: string) => {
 describe('writtenLinkForms', () => {
   it('lists the targets written for each page reference, in order, every form', () => {
     const markdown = [
-      '[a](deep/) [b](deep/README.md) [c](./#top) [d](setup.md) [e](../README.md)',
-      '<a href="deep">f</a> [x](../.gitbook/assets/x.png) [y](https://e.com/) `[z](deep/)`',
+      '[a](deep/) [b](deep/README.md) [c](./#top) [d](setup.md) [e](../README.md) [f](deep)',
+      '<a href="deep/">g</a> <table data-view="deep"> [x](../.gitbook/assets/x.png)',
+      '[y](https://e.com/) `[z](deep/)`',
       '```',
       '[code](deep/)',
       '```',
     ].join('\n');
     expect(Object.fromEntries(writtenLinkForms(markdown, refOf('guide/setup.md')))).toEqual({
-      '/pages/deep': ['deep/', 'deep/README.md', 'deep'],
+      '/pages/deep': ['deep/', 'deep/README.md', 'deep', 'deep/'],
       '/pages/guide#top': ['./#top'],
       '/pages/setup': ['setup.md'],
       '/pages/root': ['../README.md'],

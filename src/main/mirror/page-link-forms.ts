@@ -9,7 +9,7 @@
  * remembered) it writes Git Sync's own form (gitSyncPageHref).
  */
 import { gitSyncPageHref, relativeTarget } from './page-link-paths';
-import { rewriteLinkTargets } from './rewrite-link-targets';
+import { rewriteLinkTargets, type LinkTargetContext } from './rewrite-link-targets';
 
 /** Of one linking page: server reference (`/pages/<id>#anchor`) → the targets written for it, in order. */
 export type LinkForms = ReadonlyMap<string, readonly string[]>;
@@ -17,11 +17,11 @@ export type LinkForms = ReadonlyMap<string, readonly string[]>;
 /** The forms of `markdown`: each target that `refOf` maps to a page reference, by reference. */
 export function writtenLinkForms(
   markdown: string,
-  refOf: (written: string) => string | undefined,
+  refOf: (written: string, context: LinkTargetContext) => string | undefined,
 ): Map<string, string[]> {
   const forms = new Map<string, string[]>();
-  rewriteLinkTargets(markdown, (written) => {
-    const ref = refOf(written);
+  rewriteLinkTargets(markdown, (written, context) => {
+    const ref = refOf(written, context);
     if (ref !== undefined && ref.startsWith('/pages/')) {
       const list = forms.get(ref);
       if (list === undefined) forms.set(ref, [written]);
@@ -32,13 +32,17 @@ export function writtenLinkForms(
   return forms;
 }
 
-/** The file a relative target written in `fromFile` names among `files`, with its anchor. */
+/**
+ * The file a relative target written in `fromFile` names among `files`, with its anchor (`bare`:
+ * see relativeTarget).
+ */
 export function resolveWrittenTarget(
   fromFile: string,
   written: string,
   isFile: (path: string) => boolean,
+  options: { bare?: boolean } = {},
 ): { path: string; anchor: string; folder: boolean } | undefined {
-  const target = relativeTarget(fromFile, written);
+  const target = relativeTarget(fromFile, written, options);
   const path = target?.candidates.find(isFile);
   return target === undefined || path === undefined
     ? undefined
@@ -68,8 +72,11 @@ export function pageRefRenderer(
         const at = used.get(target) ?? 0;
         used.set(target, at + 1);
         const written = remembered[Math.min(at, remembered.length - 1)];
+        // A remembered form was read where it names this page, bare names included.
         const resolved =
-          written === undefined ? undefined : resolveWrittenTarget(fromFile, written, isFile);
+          written === undefined
+            ? undefined
+            : resolveWrittenTarget(fromFile, written, isFile, { bare: true });
         if (written !== undefined && resolved?.path === toFile && resolved.anchor === anchor) {
           return written;
         }

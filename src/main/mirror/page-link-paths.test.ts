@@ -61,11 +61,17 @@ describe('relativeTarget (every form a page link is written in)', () => {
     });
   });
 
-  it('reads a name without a slash or an extension as a file, then a folder, then a page file', () => {
-    expect(relativeTarget('guide/a.md', 'section#top')).toEqual({
+  it('reads a bare name as a file, then a folder, then a page file (Markdown destinations only)', () => {
+    expect(relativeTarget('guide/a.md', 'section#top', { bare: true })).toEqual({
       candidates: ['guide/section', 'guide/section/README.md', 'guide/section.md'],
       anchor: '#top',
       folder: true,
+    });
+    // In an attribute (`data-view="cards"`), a bare name is only itself.
+    expect(relativeTarget('guide/a.md', 'cards')).toEqual({
+      candidates: ['guide/cards'],
+      anchor: '',
+      folder: false,
     });
   });
 
@@ -82,7 +88,7 @@ describe('relativeTarget (every form a page link is written in)', () => {
       candidates: ['.gitbook/assets/x'],
       folder: false,
     });
-    expect(relativeTarget('a.md', 'file.png')).toMatchObject({
+    expect(relativeTarget('a.md', 'file.png', { bare: true })).toMatchObject({
       candidates: ['file.png', 'file.png/README.md', 'file.png.md'],
       folder: false,
     });

@@ -37,10 +37,15 @@ export interface RelativeTarget {
 /**
  * The files a link written in `fromFile` may name, or undefined for what is not a relative path
  * inside the space (URLs, `/absolute`, `#anchor` alone, paths above the space, bad escapes).
- * `dir/`, `./`, `../` name `README.md` in that folder; `dir` names `dir` (an asset without an
- * extension), then `dir/README.md`, then `dir.md`.
+ * `dir/`, `./`, `../` name `README.md` in that folder. With `bare` (a Markdown destination, not an
+ * attribute such as `data-view="cards"`), `dir` names `dir` (an asset without an extension),
+ * then `dir/README.md`, then `dir.md`; otherwise only `dir`.
  */
-export function relativeTarget(fromFile: string, written: string): RelativeTarget | undefined {
+export function relativeTarget(
+  fromFile: string,
+  written: string,
+  { bare = false }: { bare?: boolean } = {},
+): RelativeTarget | undefined {
   const target = written.startsWith('<') && written.endsWith('>') ? written.slice(1, -1) : written;
   if (target === '' || /^[a-z][a-z0-9+.-]*:|^\/|^#/i.test(target)) return undefined;
   const hash = target.indexOf('#');
@@ -61,7 +66,7 @@ export function relativeTarget(fromFile: string, written: string): RelativeTarge
   if (decoded.endsWith('/') || last === '.' || last === '..') {
     return { candidates: [inFolder(path)], anchor, folder: true };
   }
-  if (/\.md$/i.test(last) || path.split('/').includes('.gitbook')) {
+  if (!bare || /\.md$/i.test(last) || path.split('/').includes('.gitbook')) {
     return { candidates: [path], anchor, folder: false };
   }
   const folder = !/\.[A-Za-z0-9]{1,8}$/.test(last);

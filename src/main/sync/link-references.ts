@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { FileIndexEntry } from '../cache/file-index';
 import { pageRefRenderer, writtenLinkForms, type LinkForms } from '../mirror/page-link-forms';
 import { relativeTarget } from '../mirror/page-link-paths';
-import { rewriteLinkTargets } from '../mirror/rewrite-link-targets';
+import { rewriteLinkTargets, type LinkTargetContext } from '../mirror/rewrite-link-targets';
 
 /**
  * The server reference (`/files/<id>`, `/pages/<id>[#anchor]`) of a target written in the file at
@@ -11,10 +11,11 @@ import { rewriteLinkTargets } from '../mirror/rewrite-link-targets';
  */
 export function serverRefOf(
   view: readonly FileIndexEntry[],
-): (written: string, path: string) => string | undefined {
+): (written: string, path: string, context: LinkTargetContext) => string | undefined {
   const byPath = new Map(view.map((entry) => [entry.path, entry]));
-  return (written, path) => {
-    const target = relativeTarget(path, written);
+  return (written, path, context) => {
+    // A bare name (`dir`) is a page link in a Markdown destination only: `data-view="cards"` is not.
+    const target = relativeTarget(path, written, { bare: context === 'markdown' });
     if (target === undefined) return undefined;
     for (const candidate of target.candidates) {
       const entry = byPath.get(candidate);
@@ -38,7 +39,8 @@ export function serverReferences(
   view: readonly FileIndexEntry[],
 ): (markdown: string, path: string) => string {
   const refOf = serverRefOf(view);
-  return (markdown, path) => rewriteLinkTargets(markdown, (written) => refOf(written, path));
+  return (markdown, path) =>
+    rewriteLinkTargets(markdown, (written, context) => refOf(written, path, context));
 }
 
 /** The link forms of a page file's text (see page-link-forms), read against `view`. */
@@ -46,7 +48,8 @@ export function linkFormsOf(
   view: readonly FileIndexEntry[],
 ): (text: string, path: string) => LinkForms {
   const refOf = serverRefOf(view);
-  return (text, path) => writtenLinkForms(text, (written) => refOf(written, path));
+  return (text, path) =>
+    writtenLinkForms(text, (written, context) => refOf(written, path, context));
 }
 
 /**
