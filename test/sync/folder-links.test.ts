@@ -1,8 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SpaceSyncReport } from '../../src/main/sync/sync-engine';
+import { openCacheDatabase } from '../../src/main/cache/open-cache-database';
+import { WorkspaceClient } from '../../src/main/remote/workspace-client';
+import { SyncEngine, type SpaceSyncReport } from '../../src/main/sync/sync-engine';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { testFixture, TOKENS } from '../support/test-fixture';
 import {
@@ -196,5 +199,33 @@ describe('folder links (Git Sync form)', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('a new home on the folder adopts files whose links are written in another form', async () => {
+    const written = '# Setup\n\n[Guide](README.md) [Deep](deep/README.md#x) [Also](./deep)\n';
+    writeFileSync(join(root, 'guide/setup.md'), written);
+    await kit.engine.syncOnce();
+    await api().mergeChangeRequest(SPACE, await workingChangeRequest());
+    await kit.engine.syncOnce();
+    expect(read('guide/setup.md')).toBe(written);
+
+    // The home is lost; another one (no cache) mirrors into the same folder.
+    const home = mkdtempSync(join(tmpdir(), 'quire-links-home-'));
+    const cache = openCacheDatabase(join(home, 'cache.db'));
+    try {
+      const engine = new SyncEngine({
+        cache,
+        remote: new WorkspaceClient({ endpoint: t.url, token: TOKENS.ada }),
+        folder: kit.folder,
+        clock: { now: () => new Date() },
+      });
+      const adopted = await engine.syncOnce();
+      expect(report(adopted.spaces)?.problems).toEqual([]);
+      expect(engine.status().find((space) => space.id === SPACE)?.conflicts).toBe(0);
+      expect(read('guide/setup.md')).toBe(written);
+    } finally {
+      cache.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

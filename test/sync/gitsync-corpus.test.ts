@@ -14,7 +14,7 @@
  *   `../section/#anchor`) as `/pages/<id>`, as the engine pushes them, which rendering turns back
  *   into the links Git Sync writes (a page with children by its folder): a fresh mirror;
  * - page refs, forms kept: the same space pulled again into a folder that holds these files, so
- *   the link forms read from each file (pulledLinkForms) are written again.
+ *   the links are written in the forms each file has (pulledWrittenTexts).
  *
  * The corpus holds no binary assets; ASSETS.tsv lists their paths, which stand in for them.
  */
@@ -27,11 +27,7 @@ import {
   type ParsedGitSyncLayout,
   type ParsedPage,
 } from '../../src/main/mirror/parse-gitsync-layout';
-import {
-  resolveWrittenTarget,
-  writtenLinkForms,
-  type LinkForms,
-} from '../../src/main/mirror/page-link-forms';
+import { resolveWrittenTarget } from '../../src/main/mirror/page-link-forms';
 import { renderGitSyncLayout } from '../../src/main/mirror/render-gitsync-layout';
 import {
   rewriteLinkTargets,
@@ -187,15 +183,12 @@ async function roundTrip(space: CorpusSpace, variant: Variant): Promise<RoundTri
   expect(parsed.problems).toEqual([]);
   expect(parsed.summary).toBe('found');
 
-  const ids = new Map<string, string>();
-  const mirror: MirrorSpace = {
-    pages: toMirrorPages(parsed, variant, read, fileIds, ids),
-    files,
-  };
+  const mirror: MirrorSpace = { pages: toMirrorPages(parsed, variant, read, fileIds), files };
   const pageRefs = countPageRefs(mirror.pages);
   const rendered = renderGitSyncLayout(
     mirror,
-    variant === 'page refs, forms kept' ? { linkForms: formsOfFiles(ids, read) } : {},
+    // The text each file was last synced with is the corpus file itself (see pulledWrittenTexts).
+    variant === 'page refs, forms kept' ? { writtenText: (_id, path) => read(path) } : {},
   );
 
   const expected = new Set(
@@ -273,30 +266,14 @@ function pageRefOf(
   };
 }
 
-/** The link forms of each page as its corpus file writes them (what pulledLinkForms reads). */
-function formsOfFiles(
-  ids: ReadonlyMap<string, string>,
-  read: (path: string) => string | undefined,
-): (pageId: string) => LinkForms | undefined {
-  const paths = new Map<string, string>();
-  for (const [key, id] of ids) if (key.startsWith('page:')) paths.set(id, key.slice(5));
-  const refOf = pageRefOf(new Set(paths.values()), (path) => ids.get(`page:${path}`) ?? '');
-  return (pageId) => {
-    const path = paths.get(pageId);
-    const text = path === undefined ? undefined : read(path);
-    if (path === undefined || text === undefined) return undefined;
-    return writtenLinkForms(text, (written, context) => refOf(path, written, context));
-  };
-}
-
 /** Builds the server-side page tree a space like this would have, with synthetic ids. */
 function toMirrorPages(
   parsed: ParsedGitSyncLayout,
   variant: Variant,
   read: (path: string) => string | undefined,
   fileIds: ReadonlyMap<string, string>,
-  ids: Map<string, string>,
 ): MirrorPage[] {
+  const ids = new Map<string, string>();
   let next = 0;
   const idOf = (key: string) => {
     let id = ids.get(key);

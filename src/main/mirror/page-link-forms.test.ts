@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MirrorPage } from './gitsync-types';
-import { pageRefRenderer, resolveWrittenTarget, writtenLinkForms } from './page-link-forms';
+import {
+  layoutLinkForms,
+  pageRefRenderer,
+  resolveWrittenTarget,
+  writtenLinkForms,
+} from './page-link-forms';
 import { renderGitSyncLayout } from './render-gitsync-layout';
 import type { LinkTargetContext } from './rewrite-link-targets';
 
@@ -38,6 +43,18 @@ describe('writtenLinkForms', () => {
   });
 });
 
+describe('layoutLinkForms', () => {
+  it('reads each target as the page it names in the layout', () => {
+    const formsOf = layoutLinkForms(FILES, isFile);
+    const text = '[a](deep) [b](./deep/#x) <img src="deep"> [c](../nowhere/) [d](../)';
+    expect(Object.fromEntries(formsOf(text, 'guide/setup.md'))).toEqual({
+      '/pages/deep': ['deep'],
+      '/pages/deep#x': ['./deep/#x'],
+      '/pages/root': ['../'],
+    });
+  });
+});
+
 describe('pageRefRenderer', () => {
   const render = pageRefRenderer(FILES, isFile);
 
@@ -65,6 +82,17 @@ describe('pageRefRenderer', () => {
     // More occurrences than forms: the last form goes on.
     expect(ref('/pages/deep')).toBe('deep/');
     expect(ref('/pages/guide#top')).toBe('README.md#top');
+    // Forms can be given lazily, read at the first page reference.
+    let reads = 0;
+    const lazy = render('guide/setup.md', () => {
+      reads += 1;
+      return forms;
+    });
+    expect(reads).toBe(0);
+    expect(lazy('/files/f1')).toBeUndefined();
+    expect(reads).toBe(0);
+    expect([lazy('/pages/deep'), lazy('/pages/deep')]).toEqual(['deep/README.md', 'deep/']);
+    expect(reads).toBe(1);
     // Another anchor is another reference: Git Sync's form.
     expect(ref('/pages/guide#other')).toBe('./#other');
   });
@@ -97,18 +125,18 @@ describe('renderGitSyncLayout with link forms', () => {
     expect(contentOf(renderGitSyncLayout(space), 'guide/README.md')).toBe(
       '# guide\n\n[Deep](deep/) [Me](./)\n',
     );
+    const asked: string[] = [];
     const remembered = renderGitSyncLayout(space, {
-      linkForms: (id) =>
-        id === 'guide'
-          ? new Map([
-              ['/pages/deep', ['deep/README.md']],
-              ['/pages/guide', ['README.md']],
-            ])
-          : undefined,
+      writtenText: (id, path) => {
+        asked.push(`${id} ${path}`);
+        return '# guide\n\nOld [Me](README.md) [Deep](deep/README.md) [Other](deep)\n';
+      },
     });
     expect(contentOf(remembered, 'guide/README.md')).toBe(
       '# guide\n\n[Deep](deep/README.md) [Me](README.md)\n',
     );
+    // Only pages that link to pages are asked for their text.
+    expect(asked).toEqual(['guide guide/README.md']);
   });
 });
 

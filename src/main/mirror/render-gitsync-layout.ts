@@ -16,7 +16,7 @@
  *   page's Markdown as the server returns it, whose `# Title` is not repeated. `/files/<id>`
  *   references in the Markdown become relative asset paths, `/pages/<id>` references relative
  *   links as Git Sync writes them (`dir/` for a page with children, `x.md` otherwise) or as the
- *   user wrote them (options.linkForms); relative paths the server already returns are kept
+ *   user wrote them (options.writtenText); relative paths the server already returns are kept
  *   byte for byte.
  *
  * Pure and deterministic: the same space (and link forms) always gives the same files, in tree
@@ -35,7 +35,7 @@ import {
   splitFrontmatter,
   type SplitFrontmatter,
 } from './page-frontmatter';
-import { pageRefRenderer, type LinkForms } from './page-link-forms';
+import { layoutLinkForms, pageRefRenderer } from './page-link-forms';
 import { encodePath } from './page-link-paths';
 import { markdownDestination, rewriteLinkTargets } from './rewrite-link-targets';
 import { titleSlug } from './title-slug';
@@ -62,10 +62,11 @@ export interface GitSyncLayout {
 
 export interface RenderLayoutOptions {
   /**
-   * The link forms the user wrote in a page (see page-link-forms), asked only of pages whose
-   * Markdown links to pages: they are written again where they still name the same page.
+   * The text a page's file was last known with (see pulledTexts), asked only of pages whose
+   * Markdown links to pages: the links written there are written again where they still name
+   * the same page (see page-link-forms).
    */
-  linkForms?: (pageId: string) => LinkForms | undefined;
+  writtenText?: (pageId: string, path: string) => string | undefined;
 }
 
 export function renderGitSyncLayout(
@@ -75,7 +76,9 @@ export function renderGitSyncLayout(
   const assetPaths = placeAssets(space.files);
   const pagePaths = placePages(space.pages);
   const layoutFiles = new Set([...pagePaths.values(), ...assetPaths.values()]);
-  const pageRefs = pageRefRenderer(pagePaths, (path) => layoutFiles.has(path));
+  const isFile = (path: string) => layoutFiles.has(path);
+  const pageRefs = pageRefRenderer(pagePaths, isFile);
+  const formsOf = layoutLinkForms(pagePaths, isFile);
   const files = new Map<string, GitSyncEntry>();
   files.set(SUMMARY_PATH, {
     kind: 'summary',
@@ -89,7 +92,10 @@ export function renderGitSyncLayout(
       pageId: page.id,
       content: renderPageFile(page, path, {
         assetPaths,
-        pageRef: pageRefs(path, options.linkForms?.(page.id)),
+        pageRef: pageRefs(path, () => {
+          const text = options.writtenText?.(page.id, path);
+          return text === undefined ? undefined : formsOf(text, path);
+        }),
       }),
     });
   }

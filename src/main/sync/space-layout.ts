@@ -25,7 +25,7 @@ export interface LayoutEntry {
 
 /**
  * The files of a space folder for a revision, in Git Sync's layout and tree order (page links in
- * the forms `options.linkForms` remembers, see pulledLinkForms).
+ * the forms of `options.writtenText`, see pulledWrittenTexts).
  */
 export function spaceLayout(
   revision: RemoteRevision,

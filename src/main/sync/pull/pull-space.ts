@@ -14,7 +14,7 @@ import { applyPullPlan } from './apply-pull-plan';
 import { followPlacedPages } from './follow-placed-pages';
 import { gatherPullInputs } from './gather-pull-inputs';
 import { planPull, type PullPlan } from './pull-plan';
-import { pulledLinkForms } from './pulled-link-forms';
+import { pulledWrittenTexts } from './pulled-written-texts';
 import { layoutTexts, pageTitles } from './revision-texts';
 
 /**
@@ -37,11 +37,11 @@ export async function pullSpace(
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 1, total: 1 });
   const spaceRoot = spaceRootOf(ctx, space);
   const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
-  // A folder mirrored afresh has no written forms to keep: its links are Git Sync's.
-  const linkForms = folderExisted
-    ? await pulledLinkForms(ctx, space.id, spaceRoot, revision)
+  // A folder mirrored afresh has no written links to keep: its links are Git Sync's.
+  const writtenText = folderExisted
+    ? await pulledWrittenTexts(ctx, space.id, spaceRoot, revision)
     : undefined;
-  const layout = spaceLayout(revision, linkForms ? { linkForms } : {});
+  const layout = spaceLayout(revision, writtenText ? { writtenText } : {});
   await ensureDir(spaceRoot, { root: ctx.folder });
   await removeStaleTemps(spaceRoot);
   if (folderExisted) await followPlacedPages(ctx, space.id, spaceRoot, layout);
