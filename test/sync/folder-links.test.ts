@@ -90,6 +90,7 @@ afterEach(async () => {
 });
 
 const api = () => t.client(TOKENS.ada).spaces;
+const engineConflicts = () => kit.engine.status().find((space) => space.id === SPACE)?.conflicts;
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const report = (reports: readonly SpaceSyncReport[]) =>
   reports.find((space) => space.spaceId === SPACE);
@@ -199,6 +200,24 @@ describe('folder links (Git Sync form)', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('an edit that changes only how a link is written stays, and settles once main moves', async () => {
+    const written = '# Setup\n\n[Guide](README.md) [Top](README.md#top)\n';
+    writeFileSync(join(root, 'guide/setup.md'), written);
+    const pushed = await kit.engine.syncOnce();
+    expect(report(pushed.spaces)?.problems).toEqual([]);
+    expect(read('guide/setup.md')).toBe(written);
+
+    await remoteEdit(t, SPACE, [
+      { operation: 'update_page', page: 'p-other', document: { markdown: '# Other\n\nMore.\n' } },
+    ]);
+    const pulled = await kit.engine.syncOnce();
+    expect(report(pulled.spaces)?.problems).toEqual([]);
+    expect(engineConflicts()).toBe(0);
+    expect(read('guide/setup.md')).toBe(written);
+    const rows = kit.cache.prepare('SELECT count(*) AS n FROM local_edits').get() as { n: number };
+    expect(rows.n).toBe(0);
   });
 
   it('a new home on the folder adopts files whose links are written in another form', async () => {

@@ -4,6 +4,7 @@ import { contentHash } from '../../cache/content-hash';
 import { resolveInside } from '../../mirror/resolve-inside';
 import type { RemotePage, RemoteRevision } from '../../sync-ports';
 import type { EngineContext } from '../engine-context';
+import { serverReferences } from '../link-references';
 
 /**
  * The text each page's links are rendered after by a pull (see page-link-forms): what the server
@@ -22,25 +23,35 @@ export async function pulledWrittenTexts(
   spaceRoot: string,
   revision: RemoteRevision,
 ): Promise<(pageId: string, path: string) => string | undefined> {
-  const base = new Map<string, string>();
-  for (const entry of ctx.index.entries(spaceId)) {
-    if (entry.kind === 'page' && entry.pageId !== null) base.set(entry.pageId, entry.contentHash);
+  const index = ctx.index.entries(spaceId);
+  const base = new Map<string, { path: string; hash: string }>();
+  for (const entry of index) {
+    if (entry.kind === 'page' && entry.pageId !== null) {
+      base.set(entry.pageId, { path: entry.path, hash: entry.contentHash });
+    }
   }
-  const pushed = new Map<string, string>();
+  const pushed = new Map<string, { path: string; text: string }>();
   for (const edit of ctx.edits.list(spaceId)) {
     if (edit.pageId === null || edit.contentHash === null) continue;
     const text = await readText(spaceRoot, edit.path);
-    if (text !== null && contentHash(text) === edit.contentHash) pushed.set(edit.pageId, text);
+    if (text !== null && contentHash(text) === edit.contentHash) {
+      pushed.set(edit.pageId, { path: edit.path, text });
+    }
   }
   const remote = remoteMarkdown(revision.pages);
+  const baseForm = serverReferences(index);
+  const pushedForm = serverReferences(ctx.edits.overlay(spaceId, index));
   return (pageId, path) => {
     const local = pushed.get(pageId);
     if (local !== undefined && remote.get(pageId) !== ctx.content.pageMarkdown(spaceId, pageId)) {
-      return local;
+      return local.text;
     }
-    const hash = base.get(pageId);
-    if (hash === undefined) return local ?? readTextSync(spaceRoot, path);
-    return ctx.texts.get(hash) ?? local;
+    const synced = base.get(pageId);
+    if (synced === undefined) return local?.text ?? readTextSync(spaceRoot, path);
+    const text = ctx.texts.get(synced.hash);
+    if (text === undefined || local === undefined) return text ?? local?.text;
+    // An edit that changed only how its links are written says what the server holds.
+    return baseForm(text, synced.path) === pushedForm(local.text, local.path) ? local.text : text;
   };
 }
 
