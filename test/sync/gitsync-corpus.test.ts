@@ -9,7 +9,12 @@
  *   fields are the ones the server reads from it (description, icon, hidden, …);
  * - API fields: the Markdown has no frontmatter, cover and layout are API objects;
  * - stable refs: as API fields, with asset references as `/files/<id>` (the parser's
- *   fileIdForAsset mode), which rendering turns back into relative paths.
+ *   fileIdForAsset mode), which rendering turns back into relative paths;
+ * - page refs: as stable refs, with every relative link to a page (`setup.md`, `dir/`, `./`,
+ *   `../section/#anchor`) as `/pages/<id>`, as the engine pushes them, which rendering turns back
+ *   into the links Git Sync writes (a page with children by its folder): a fresh mirror;
+ * - page refs, forms kept: the same space pulled again into a folder that holds these files, so
+ *   the links are written in the forms each file has (pulledWrittenTexts).
  *
  * The corpus holds no binary assets; ASSETS.tsv lists their paths, which stand in for them.
  */
@@ -22,12 +27,19 @@ import {
   type ParsedGitSyncLayout,
   type ParsedPage,
 } from '../../src/main/mirror/parse-gitsync-layout';
+import { resolveWrittenTarget } from '../../src/main/mirror/page-link-forms';
 import { renderGitSyncLayout } from '../../src/main/mirror/render-gitsync-layout';
+import {
+  rewriteLinkTargets,
+  type LinkTargetContext,
+} from '../../src/main/mirror/rewrite-link-targets';
 import { corpusAvailable, SHARED_CORPUS } from '../support/shared-corpus';
 
 const CORPUS = SHARED_CORPUS;
 
-type Variant = 'as stored' | 'API fields' | 'stable refs';
+type Variant = 'as stored' | 'API fields' | 'stable refs' | 'page refs' | 'page refs, forms kept';
+
+const withPageRefs = (variant: Variant) => variant.startsWith('page refs');
 
 /**
  * Files a variant cannot reproduce, each with the reason. Anything else that differs fails.
@@ -63,6 +75,14 @@ const KNOWN_DIFFERENCES: Record<Variant, Record<string, string>> = {
   'as stored': {},
   'API fields': WITHOUT_FRONTMATTER_IN_MARKDOWN,
   'stable refs': WITHOUT_FRONTMATTER_IN_MARKDOWN,
+  'page refs': {
+    ...WITHOUT_FRONTMATTER_IN_MARKDOWN,
+    'documentation/account-and-billing/billing-faq/payments-and-invoices.md':
+      'hand-edited in Git: links a page with children as `../plans/community/README.md`, which ' +
+      'Git Sync writes only in SUMMARY.md; a fresh mirror writes Git Sync’s `../plans/community/`, ' +
+      'a folder that holds the file keeps its form ("page refs, forms kept")',
+  },
+  'page refs, forms kept': WITHOUT_FRONTMATTER_IN_MARKDOWN,
 };
 
 /** Corpus files outside the page/file model: GitBook-owned configuration the mirror leaves alone. */
@@ -133,6 +153,8 @@ interface RoundTrip {
   compared: number;
   /** `/files/<id>` references in the parsed Markdown. */
   fileRefs: number;
+  /** `/pages/<id>` references in the Markdown the server holds. */
+  pageRefs: number;
   differing: string[];
   missing: string[];
   extra: string[];
@@ -154,13 +176,20 @@ async function roundTrip(space: CorpusSpace, variant: Variant): Promise<RoundTri
   const parsed = await parseGitSyncLayout(
     read,
     () => listing,
-    variant === 'stable refs' ? { fileIdForAsset: (name) => fileIds.get(name) } : {},
+    variant === 'stable refs' || withPageRefs(variant)
+      ? { fileIdForAsset: (name) => fileIds.get(name) }
+      : {},
   );
   expect(parsed.problems).toEqual([]);
   expect(parsed.summary).toBe('found');
 
   const mirror: MirrorSpace = { pages: toMirrorPages(parsed, variant, read, fileIds), files };
-  const rendered = renderGitSyncLayout(mirror);
+  const pageRefs = countPageRefs(mirror.pages);
+  const rendered = renderGitSyncLayout(
+    mirror,
+    // The text each file was last synced with is the corpus file itself (see pulledWrittenTexts).
+    variant === 'page refs, forms kept' ? { writtenText: (_id, path) => read(path) } : {},
+  );
 
   const expected = new Set(
     space.disk.filter(
@@ -172,6 +201,7 @@ async function roundTrip(space: CorpusSpace, variant: Variant): Promise<RoundTri
   const result: RoundTrip = {
     compared: 0,
     fileRefs: countFileRefs(parsed.pages),
+    pageRefs,
     differing: [],
     missing: [],
     extra: [],
@@ -205,6 +235,37 @@ function countFileRefs(pages: readonly ParsedPage[]): number {
   );
 }
 
+function countPageRefs(pages: readonly MirrorPage[]): number {
+  return pages.reduce(
+    (sum, page) =>
+      sum + (page.markdown?.match(/\/pages\/p\d+/g)?.length ?? 0) + countPageRefs(page.pages),
+    0,
+  );
+}
+
+/** Every page file of a parsed layout. */
+function pageFiles(pages: readonly ParsedPage[], out = new Set<string>()): Set<string> {
+  for (const page of pages) {
+    if (page.type === 'document' && page.path !== undefined) out.add(page.path);
+    pageFiles(page.pages, out);
+  }
+  return out;
+}
+
+/** The `/pages/<id>[#anchor]` a relative page link written in `from` stands for. */
+function pageRefOf(
+  files: ReadonlySet<string>,
+  idOfPath: (path: string) => string,
+): (from: string, written: string, context: LinkTargetContext) => string | undefined {
+  const isFile = (path: string) => files.has(path) || path.startsWith('.gitbook/assets/');
+  return (from, written, context) => {
+    const found = resolveWrittenTarget(from, written, isFile, { bare: context === 'markdown' });
+    return found === undefined || !files.has(found.path)
+      ? undefined
+      : `/pages/${idOfPath(found.path)}${found.anchor}`;
+  };
+}
+
 /** Builds the server-side page tree a space like this would have, with synthetic ids. */
 function toMirrorPages(
   parsed: ParsedGitSyncLayout,
@@ -223,6 +284,11 @@ function toMirrorPages(
     }
     return id;
   };
+
+  const refOf = pageRefOf(pageFiles(parsed.pages), (path) => idOf(`page:${path}`));
+  // Relative page links as the engine pushes them (serverReferences): `/pages/<id>[#anchor]`.
+  const serverForm = (markdown: string, from: string) =>
+    rewriteLinkTargets(markdown, (written, context) => refOf(from, written, context));
 
   const convert = (page: ParsedPage): MirrorPage => {
     const base = { title: page.title, slug: page.slug, pages: page.pages.map(convert) };
@@ -258,7 +324,12 @@ function toMirrorPages(
           ...base,
           ...linkTitle,
           ...fields,
-          markdown: variant === 'as stored' ? read(page.path!)! : page.markdown!,
+          markdown:
+            variant === 'as stored'
+              ? read(page.path!)!
+              : withPageRefs(variant)
+                ? serverForm(page.markdown!, page.path!)
+                : page.markdown!,
         };
         if (variant !== 'as stored') {
           if (page.layout) page_.layout = page.layout;
@@ -291,10 +362,17 @@ describe.skipIf(!corpusAvailable)('Git Sync corpus round trip (GitBook public do
     ]);
   });
 
-  for (const variant of ['as stored', 'API fields', 'stable refs'] as const) {
+  for (const variant of [
+    'as stored',
+    'API fields',
+    'stable refs',
+    'page refs',
+    'page refs, forms kept',
+  ] as const) {
     it(`reproduces every page file and SUMMARY.md (${variant})`, async () => {
       let compared = 0;
       let fileRefs = 0;
+      let pageRefs = 0;
       const differing: string[] = [];
       for (const space of spaces) {
         const result = await roundTrip(space, variant);
@@ -303,13 +381,16 @@ describe.skipIf(!corpusAvailable)('Git Sync corpus round trip (GitBook public do
         expect(result.summariesIdentical).toBe(true);
         compared += result.compared;
         fileRefs += result.fileRefs;
+        pageRefs += result.pageRefs;
         differing.push(...result.differing);
       }
       // 5 SUMMARY.md files and 283 page files (the corpus's other Markdown files are two
       // uploaded assets, AGENTS.md and a reusable-content include outside the spaces).
       expect(compared).toBe(288);
       // Every asset reference the corpus makes outside code is a `/files/<id>` ref in this mode.
-      expect(fileRefs).toBe(variant === 'stable refs' ? 691 : 0);
+      expect(fileRefs).toBe(variant === 'stable refs' || withPageRefs(variant) ? 691 : 0);
+      // Every page link the corpus makes outside code is a `/pages/<id>` ref in these modes.
+      expect(pageRefs).toBe(withPageRefs(variant) ? 821 : 0);
       expect(differing.sort()).toEqual(Object.keys(KNOWN_DIFFERENCES[variant]).sort());
     });
   }

@@ -80,7 +80,8 @@ const EXPECTED: Record<string, string> = {
     '',
   ].join('\n'),
   'Acme/Media/README.md': '# Home\n\n![Diagram](.gitbook/assets/diagram.png)\n',
-  'Acme/Media/reference/api.md': '# API\n\nSee [home](../README.md).\n',
+  // The first page is linked by the space's folder, as Git Sync writes it (`./` beside it).
+  'Acme/Media/reference/api.md': '# API\n\nSee [home](../).\n',
   'Acme/Media/.gitbook/assets/diagram.png': `base64:${PNG_BASE64}`,
   // `"` cannot appear in a Windows file name: the mirror's safe name replaces it.
   'Acme/Media/.gitbook/assets/Relevé -final- v2.pdf': '%PDF-1.4\n% not really\n',

@@ -189,7 +189,8 @@ describe('push', () => {
     expect(home).toContain('](.gitbook/assets/diagram.png)');
     writeFileSync(join(media, 'README.md'), `${home}\nMore.\n`);
     const apiPage = readFileSync(join(media, 'reference/api.md'), 'utf8');
-    expect(apiPage).toContain('](../README.md)');
+    // The root page is linked by its folder, as Git Sync writes it; pushed, `../` is its reference.
+    expect(apiPage).toContain('](../)');
     writeFileSync(join(media, 'reference/api.md'), `${apiPage}\nMore.\n`);
 
     const report = await kit.engine.syncOnce();
@@ -203,7 +204,7 @@ describe('push', () => {
 
   it('writes the server’s normalised Markdown back without pushing it again', async () => {
     writeFileSync(join(root, 'guides/a.md'), '# A\n');
-    writeFileSync(join(root, 'guides/b.md'), '# B\n\nSee [A](a.md) and [Setup](./setup.md).\n');
+    writeFileSync(join(root, 'guides/b.md'), '# B\n\nSee [A](a.md) and [Setup](<./setup.md>).\n');
 
     const report = await kit.engine.syncOnce();
 
@@ -211,9 +212,10 @@ describe('push', () => {
     const cr = await workingChangeRequest();
     const b = (await crPages(cr!.id)).find((page) => page.title === 'B')!;
     expect(await crMarkdown(cr!.id, b.id)).toContain('](/pages/p-setup)');
-    // The stored links are written back as the pull writes them (`./setup.md` → `setup.md`).
+    // The stored links are written back as the pull writes them: in the form they were written
+    // in (`./setup.md` stays), without the angle brackets the destination does not need.
     expect(readFileSync(join(root, 'guides/b.md'), 'utf8')).toBe(
-      '# B\n\nSee [A](a.md) and [Setup](setup.md).\n',
+      '# B\n\nSee [A](a.md) and [Setup](./setup.md).\n',
     );
     expect(handbookReport(report.spaces)?.written).toEqual(['guides/b.md']);
     const again = await kit.engine.syncOnce();

@@ -311,7 +311,7 @@ describe('renderGitSyncLayout page files', () => {
     });
   });
 
-  it('turns /pages/<id> references into page paths relative to the page, keeping anchors', () => {
+  it('turns /pages/<id> references into links relative to the page, keeping anchors (Git Sync: a page with children by its folder)', () => {
     const markdown =
       '# T\n\nSee [home](/pages/home), [leaf](/pages/leaf#setup) and [gone](/pages/nope).\n';
     const layout = renderGitSyncLayout({
@@ -325,10 +325,10 @@ describe('renderGitSyncLayout page files', () => {
       files: [],
     });
     expect(contentOf(layout.files.get('deep/README.md'))).toBe(
-      '# T\n\nSee [home](../README.md), [leaf](leaf.md#setup) and [gone](/pages/nope).\n',
+      '# T\n\nSee [home](../), [leaf](leaf.md#setup) and [gone](/pages/nope).\n',
     );
     expect(contentOf(layout.files.get('deep/leaf.md'))).toBe(
-      '# T\n\nSee [home](../README.md), [leaf](leaf.md#setup) and [gone](/pages/nope).\n',
+      '# T\n\nSee [home](../), [leaf](leaf.md#setup) and [gone](/pages/nope).\n',
     );
   });
 

@@ -14,11 +14,14 @@
  * - Files are `.gitbook/assets/<name>`, a clash suffixed ` (1)`, ` (2)` as GitBook does.
  * - A page file is its frontmatter (only keys with a value; see page-frontmatter) and then the
  *   page's Markdown as the server returns it, whose `# Title` is not repeated. `/files/<id>`
- *   references in the Markdown become relative asset paths; relative paths the server already
- *   returns are kept byte for byte.
+ *   references in the Markdown become relative asset paths, `/pages/<id>` references relative
+ *   links as Git Sync writes them (`dir/` for a page with children, `x.md` otherwise) or as the
+ *   user wrote them (options.writtenText); relative paths the server already returns are kept
+ *   byte for byte.
  *
- * Pure and deterministic: the same space always gives the same files, in tree order. Names come
- * from server strings, so each goes through the mirror's name allocator (safeFileName).
+ * Pure and deterministic: the same space (and link forms) always gives the same files, in tree
+ * order. Names come from server strings, so each goes through the mirror's name allocator
+ * (safeFileName).
  */
 import { posix } from 'node:path';
 import { dumpYaml, type YamlValue } from '../../shared/gitsync/frontmatter-yaml';
@@ -32,8 +35,12 @@ import {
   splitFrontmatter,
   type SplitFrontmatter,
 } from './page-frontmatter';
+import { layoutLinkForms, pageRefRenderer } from './page-link-forms';
+import { encodePath } from './page-link-paths';
 import { markdownDestination, rewriteLinkTargets } from './rewrite-link-targets';
 import { titleSlug } from './title-slug';
+
+export { encodePath } from './page-link-paths';
 
 export const README_PATH = 'README.md';
 export const SUMMARY_PATH = 'SUMMARY.md';
@@ -53,9 +60,25 @@ export interface GitSyncLayout {
   assetPaths: Map<string, string>;
 }
 
-export function renderGitSyncLayout(space: MirrorSpace): GitSyncLayout {
+export interface RenderLayoutOptions {
+  /**
+   * The text a page's file was last known with (see pulledTexts), asked only of pages whose
+   * Markdown links to pages: the links written there are written again where they still name
+   * the same page (see page-link-forms).
+   */
+  writtenText?: (pageId: string, path: string) => string | undefined;
+}
+
+export function renderGitSyncLayout(
+  space: MirrorSpace,
+  options: RenderLayoutOptions = {},
+): GitSyncLayout {
   const assetPaths = placeAssets(space.files);
   const pagePaths = placePages(space.pages);
+  const layoutFiles = new Set([...pagePaths.values(), ...assetPaths.values()]);
+  const isFile = (path: string) => layoutFiles.has(path);
+  const pageRefs = pageRefRenderer(pagePaths, isFile);
+  const formsOf = layoutLinkForms(pagePaths, isFile);
   const files = new Map<string, GitSyncEntry>();
   files.set(SUMMARY_PATH, {
     kind: 'summary',
@@ -67,7 +90,13 @@ export function renderGitSyncLayout(space: MirrorSpace): GitSyncLayout {
     files.set(path, {
       kind: 'page',
       pageId: page.id,
-      content: renderPageFile(page, path, { assetPaths, pagePaths }),
+      content: renderPageFile(page, path, {
+        assetPaths,
+        pageRef: pageRefs(path, () => {
+          const text = options.writtenText?.(page.id, path);
+          return text === undefined ? undefined : formsOf(text, path);
+        }),
+      }),
     });
   }
   for (const [fileId, path] of assetPaths) files.set(path, { kind: 'asset', fileId });
@@ -295,14 +324,6 @@ function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
-/**
- * A file path as a link target: `%`, `#` and `?` would be read as an escape, a fragment or a
- * query, so they are percent-encoded; spaces stay (the destination goes in angle brackets).
- */
-export function encodePath(path: string): string {
-  return path.replace(/[%#?]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
 // --- page files --------------------------------------------------------------------------------
 
 function renderPageFile(
@@ -310,8 +331,12 @@ function renderPageFile(
   path: string,
   {
     assetPaths,
-    pagePaths,
-  }: { assetPaths: ReadonlyMap<string, string>; pagePaths: ReadonlyMap<string, string> },
+    pageRef,
+  }: {
+    assetPaths: ReadonlyMap<string, string>;
+    /** `/pages/<id>[#anchor]` → the relative link to write (see pageRefRenderer). */
+    pageRef: (target: string) => string | undefined;
+  },
 ): string {
   const markdown = page.markdown ?? '';
   let split: SplitFrontmatter;
@@ -345,16 +370,15 @@ function renderPageFile(
       : formatFrontmatter(data);
 
   // Server references (`/files/<id>`, `/pages/<id>[#anchor]`) become the relative paths Git Sync
-  // writes; anything else (already relative, external, unknown ids) is left as written.
+  // writes (a page with children by its folder); anything else (already relative, external,
+  // unknown ids) is left as written.
   const body = rewriteLinkTargets(split.body, (target) => {
     const fileRef = /^\/files\/([A-Za-z0-9_-]+)$/.exec(target);
     if (fileRef?.[1] !== undefined) {
       const asset = assetPaths.get(fileRef[1]);
       return asset === undefined ? undefined : relative(asset);
     }
-    const pageRef = /^\/pages\/([A-Za-z0-9_-]+)(#[^\s]*)?$/.exec(target);
-    const pagePath = pageRef?.[1] === undefined ? undefined : pagePaths.get(pageRef[1]);
-    return pagePath === undefined ? undefined : `${relative(pagePath)}${pageRef?.[2] ?? ''}`;
+    return pageRef(target);
   });
   if (frontmatter === '' && split.raw === '') return withTitle(body, page.title);
   return `${frontmatter}${frontmatter === '' ? '' : '\n'}${withTitle(body.replace(/^(?:[ \t]*\r?\n)+/, ''), page.title)}`;

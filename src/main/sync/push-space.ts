@@ -291,13 +291,15 @@ export class SpacePusher {
       if (back.sentMarkdown.startsWith('---') || back.storedMarkdown.startsWith('---')) continue;
       const edit = byPage.get(back.pageId);
       if (edit === undefined || ambiguous.has(back.pageId)) continue;
-      // In the folder's form: server references back to relative paths, as the pull writes them.
-      const text = toLocal(back.storedMarkdown, edit.path);
+      const absolute = resolveInside(spaceRoot, edit.path);
+      const sent = await readText(absolute);
+      // Edited again since it was queued: that edit wins, the next push sends it.
+      if (sent === null || contentHash(sent) !== edit.contentHash) continue;
+      // In the folder's form: server references back to relative paths, as the pull writes them,
+      // page links in the form the file was sent with.
+      const text = toLocal(back.storedMarkdown, edit.path, sent);
       const hash = contentHash(text);
       if (hash === edit.contentHash) continue;
-      const absolute = resolveInside(spaceRoot, edit.path);
-      // Edited again since it was queued: that edit wins, the next push sends it.
-      if ((await readHash(absolute)) !== edit.contentHash) continue;
       await atomicWriteFile(absolute, text, { root: spaceRoot });
       const stats = await stat(absolute);
       edits.put(spaceId, {
@@ -311,9 +313,9 @@ export class SpacePusher {
   }
 }
 
-async function readHash(absolute: string): Promise<string | null> {
+async function readText(absolute: string): Promise<string | null> {
   try {
-    return contentHash(await readFile(absolute));
+    return await readFile(absolute, 'utf8');
   } catch {
     return null;
   }

@@ -6,7 +6,7 @@ import type {
   MirrorSpace,
 } from '../mirror/gitsync-types';
 import { pickPageFields } from '../../shared/gitsync/page-fields';
-import { renderGitSyncLayout } from '../mirror/render-gitsync-layout';
+import { renderGitSyncLayout, type RenderLayoutOptions } from '../mirror/render-gitsync-layout';
 import type { RemoteFile, RemotePage, RemoteRevision } from '../sync-ports';
 
 /** One file of a space folder as the engine writes it. */
@@ -23,9 +23,15 @@ export interface LayoutEntry {
   file?: RemoteFile;
 }
 
-/** The files of a space folder for a revision, in Git Sync's layout and tree order. */
-export function spaceLayout(revision: RemoteRevision): LayoutEntry[] {
-  const layout = renderGitSyncLayout(mirrorSpaceOf(revision));
+/**
+ * The files of a space folder for a revision, in Git Sync's layout and tree order (page links in
+ * the forms of `options.writtenText`, see pulledWrittenTexts).
+ */
+export function spaceLayout(
+  revision: RemoteRevision,
+  options: RenderLayoutOptions = {},
+): LayoutEntry[] {
+  const layout = renderGitSyncLayout(mirrorSpaceOf(revision), options);
   const files = new Map(revision.files.map((file) => [file.id, file]));
   const entries: LayoutEntry[] = [];
   for (const [path, entry] of layout.files) {

@@ -14,6 +14,7 @@ import { applyPullPlan } from './apply-pull-plan';
 import { followPlacedPages } from './follow-placed-pages';
 import { gatherPullInputs } from './gather-pull-inputs';
 import { planPull, type PullPlan } from './pull-plan';
+import { pulledWrittenTexts } from './pulled-written-texts';
 import { layoutTexts, pageTitles } from './revision-texts';
 
 /**
@@ -34,10 +35,13 @@ export async function pullSpace(
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 0, total: 1 });
   const revision = await fetchRevision(ctx, space.id, revisionId);
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 1, total: 1 });
-  const layout = spaceLayout(revision);
-
   const spaceRoot = spaceRootOf(ctx, space);
   const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
+  // A folder mirrored afresh has no written links to keep: its links are Git Sync's.
+  const writtenText = folderExisted
+    ? await pulledWrittenTexts(ctx, space.id, spaceRoot, revision)
+    : undefined;
+  const layout = spaceLayout(revision, writtenText ? { writtenText } : {});
   await ensureDir(spaceRoot, { root: ctx.folder });
   await removeStaleTemps(spaceRoot);
   if (folderExisted) await followPlacedPages(ctx, space.id, spaceRoot, layout);
