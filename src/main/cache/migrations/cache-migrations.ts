@@ -7,6 +7,7 @@ import { migration0005LocalEditFileIds } from './0005-local-edit-file-ids';
 import { migration0006OutboxBatchCap } from './0006-outbox-batch-cap';
 import { migration0007WorkingChangeRequestUrl } from './0007-working-change-request-url';
 import { migration0008Activity } from './0008-activity';
+import { migration0009PendingWriteSources } from './0009-pending-write-sources';
 
 /** Every cache migration, in the order they apply. Append only. */
 export const cacheMigrations: readonly CacheMigration[] = [
@@ -18,4 +19,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0006OutboxBatchCap,
   migration0007WorkingChangeRequestUrl,
   migration0008Activity,
+  migration0009PendingWriteSources,
 ];
