@@ -51,7 +51,7 @@ function request(overrides: Partial<DownloadRequest> = {}): DownloadRequest {
     expectedSize: BYTES.length,
     maxBytes: 1024,
     redirect: (location, from) => new URL(location, from),
-    what: 'File f1',
+    what: 'file f1',
     ...overrides,
   };
 }

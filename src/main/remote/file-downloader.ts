@@ -43,7 +43,7 @@ export interface DownloadRequest {
   maxBytes: number;
   /** The URL a redirect leads to, or undefined to refuse it (e.g. a request carrying a token). */
   redirect(location: string, from: URL): URL | undefined;
-  /** Names the file in errors. */
+  /** Names the file in errors ("file f1"). */
   what: string;
 }
 
@@ -119,7 +119,7 @@ export class FileDownloader {
       if (!(outcome instanceof Retry)) return outcome;
       if (attempt >= this.settings.maxAttempts) {
         throw new RemoteUnavailableError(
-          `${request.what}: download failed after ${attempt} attempts: ${outcome.reason}`,
+          `Downloading ${request.what} failed after ${attempt} attempts: ${outcome.reason}`,
           {
             url: redactUrl(request.url.href),
             attempts: attempt,
@@ -205,7 +205,7 @@ export class FileDownloader {
         const next = location === null ? undefined : request.redirect(location, url);
         if (next === undefined || hops >= MAX_REDIRECTS) {
           throw new RemoteProtocolError(
-            `${request.what}: the download answered ${status}, a redirect that is not followed`,
+            `Downloading ${request.what} failed: ${status}, a redirect that is not followed`,
             { url: redactUrl(url.href) },
           );
         }
@@ -230,7 +230,7 @@ export class FileDownloader {
         await response.body?.cancel().catch(() => undefined);
         throw remoteErrorForStatus(
           status,
-          `${request.what}: the download answered ${status} ${response.statusText}`,
+          `Downloading ${request.what} failed: ${status} ${response.statusText}`,
           { url: redactUrl(url.href) },
         );
       }
@@ -275,7 +275,7 @@ export class FileDownloader {
 
 function tooLarge(request: DownloadRequest): RemoteProtocolError {
   return new RemoteProtocolError(
-    `${request.what} is larger than the ${request.maxBytes} bytes allowed`,
+    `Downloading ${request.what} failed: larger than the ${request.maxBytes} bytes allowed`,
     { url: redactUrl(request.url.href) },
   );
 }

@@ -262,7 +262,7 @@ export class WorkspaceClient implements RemoteWorkspace {
           // A request that carried the token follows no redirect; the others never regain it.
           redirect: (location, from) =>
             withToken ? undefined : this.downloadUrl(location, from.href),
-          what: `File ${file.id}`,
+          what: `file ${file.id}`,
         },
         sink,
         signal,

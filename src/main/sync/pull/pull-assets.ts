@@ -120,6 +120,8 @@ async function download(
 ): Promise<DownloadResult | undefined> {
   const file = entry.file!;
   const remote = app.ctx.remote;
+  // Checked right before the request: a stop that came while this one waited starts nothing.
+  if (app.run.stopRequested) throw new SyncStopped();
   try {
     if (remote.streamFile !== undefined) return await remote.streamFile(file, staged, signal);
     const bytes = await remote.downloadFile(file);
