@@ -1,5 +1,6 @@
 import { rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import PQueue from 'p-queue';
 import type { FileIndexEntry } from '../../cache/file-index';
 import type { LocalEdit } from '../../cache/local-edits';
 import type { CachedSpace } from '../../cache/space-cache';
@@ -19,9 +20,12 @@ import { removeEmptyParents } from '../sync-fs-helpers';
 import type { SpaceSyncReport } from '../sync-report';
 import type { SyncRun } from '../sync-run';
 import { indexEntry, indexFields } from './pull-plan-entries';
-import type { PullDecision, PullPlan } from './pull-plan';
+import type { PlannedWrite, PullDecision, PullPlan } from './pull-plan';
 import { pullAssets } from './pull-assets';
 import { unsyncedFileOutcome } from './unsynced-file-outcome';
+
+/** Page files written at once (see writeTexts). */
+const TEXT_WRITE_CONCURRENCY = 8;
 
 /** What applying a pull plan needs besides the plan. */
 export interface PullApplication {
@@ -60,10 +64,7 @@ export async function applyPullPlan(app: PullApplication, plan: PullPlan): Promi
     space.id,
     texts.map((write) => ({ path: write.entry.path, contentHash: write.hash! })),
   );
-  for (const write of texts) {
-    await writeOne(app, plan, write.entry, write.data!, write.hash!);
-    tick();
-  }
+  await writeTexts(app, plan, texts, tick);
   // Assets several at a time, each streamed to a temp file, journaled, then renamed into place.
   const assets = plan.writes.filter((w) => w.data === undefined).map((w) => w.entry);
   await pullAssets(
@@ -95,6 +96,34 @@ export async function applyPullPlan(app: PullApplication, plan: PullPlan): Promi
     report.removed.push(removal);
     tick();
   }
+}
+
+/**
+ * Writes the texts several at a time: each write fsyncs its file and folder, and concurrent
+ * fsyncs share the file system's journal commits. The report lists them in plan order whatever
+ * order they finished in.
+ */
+async function writeTexts(
+  app: PullApplication,
+  plan: PullPlan,
+  texts: readonly PlannedWrite[],
+  tick: () => void,
+): Promise<void> {
+  const written = app.report.written;
+  const before = written.length;
+  const queue = new PQueue({ concurrency: TEXT_WRITE_CONCURRENCY });
+  await Promise.all(
+    texts.map((write) =>
+      queue.add(async () => {
+        await writeOne(app, plan, write.entry, write.data!, write.hash!);
+        tick();
+      }),
+    ),
+  );
+  const order = new Map(texts.map((write, i) => [write.entry.path, i]));
+  const added = written.splice(before);
+  added.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  written.push(...added);
 }
 
 /** Hands one decision to PullConflicts (which reports its conflicts) or to the report. */
