@@ -75,6 +75,8 @@ interface Measured {
   bytes: number;
   cacheRows: number;
   resyncMs: number[];
+  /** `node -e 0`, interleaved with the re-syncs: what the machine's load does to any process. */
+  nodeMs: number[];
 }
 
 /** One fresh home: the first sync timed, its floors, then `resyncs` unchanged syncs timed. */
@@ -89,7 +91,12 @@ async function measureOnce(
     loginAll(url, dirs);
     const quire = [BIN, '--home', dirs.home, 'sync', '--once'];
     const syncMs = timeProcess(quire);
-    const resyncMs = Array.from({ length: resyncs }, () => timeProcess(quire));
+    const resyncMs: number[] = [];
+    const nodeMs: number[] = [];
+    for (let i = 0; i < resyncs; i++) {
+      resyncMs.push(timeProcess(quire));
+      nodeMs.push(timeProcess(['-e', '0']));
+    }
     const cacheFile = quireHome(dirs.home).cacheFile;
     const mirror = snapshotMirror(dirs.folder, spaceFolders(cacheFile));
     const cache = snapshotCache(cacheFile);
@@ -108,6 +115,7 @@ async function measureOnce(
       bytes: tree.bytes,
       cacheRows: cache.rows,
       resyncMs,
+      nodeMs,
     };
   } finally {
     dirs.remove();
@@ -200,12 +208,15 @@ const imageSpaceMirror: Scenario = {
     ]);
     const resync = summarize(runs.flatMap((run) => run.resyncMs));
     const target: Target = { maxP50Ms: MAX_RESYNC_MS };
+    const node = summarize(runs.flatMap((run) => run.nodeMs));
     const judged = judgeTimed(target, resync, undefined);
     const resyncRow: BenchRow = {
       scenario: `unchanged re-sync of that space (whole process)`,
       target,
       status: 'measured',
       timing: resync,
+      floor: { label: 'node -e 0, interleaved (not judged: start-up under load)', stats: node },
+      floorMultiple: resync.p50Ms / node.p50Ms,
       verdict: judged.verdict,
       notes: [
         ...judged.notes,
