@@ -112,14 +112,23 @@ async function writeTexts(
   const written = app.report.written;
   const before = written.length;
   const queue = new PQueue({ concurrency: TEXT_WRITE_CONCURRENCY });
+  // After a failure nothing new starts, and the writes under way finish before it is thrown:
+  // no write of this pull lands after the space is reported failed.
+  let failure: { error: unknown } | undefined;
   await Promise.all(
     texts.map((write) =>
       queue.add(async () => {
-        await writeOne(app, plan, write.entry, write.data!, write.hash!);
-        tick();
+        if (failure !== undefined) return;
+        try {
+          await writeOne(app, plan, write.entry, write.data!, write.hash!);
+          tick();
+        } catch (error) {
+          failure ??= { error };
+        }
       }),
     ),
   );
+  if (failure !== undefined) throw failure.error;
   const order = new Map(texts.map((write, i) => [write.entry.path, i]));
   const added = written.splice(before);
   added.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
