@@ -60,6 +60,19 @@ export type RemoteFile = Pick<
   'id' | 'name' | 'contentType' | 'size' | 'downloadURL' | 'dimensions'
 >;
 
+/** Where a streamed download goes (a temp file): written in order, reset before each attempt. */
+export interface DownloadSink {
+  /** Drops whatever an earlier attempt wrote. */
+  reset(): Promise<void>;
+  write(chunk: Uint8Array): Promise<void>;
+}
+
+/** What a streamed download received: sha256 (hex) and byte count. */
+export interface DownloadResult {
+  hash: string;
+  size: number;
+}
+
 export interface RemoteRevision {
   id: string;
   pages: RemotePage[];
@@ -90,6 +103,12 @@ export interface RemoteWorkspace {
   ): Promise<RemoteRevision>;
   /** A file's bytes, never sending the token to another origin. */
   downloadFile(file: RemoteFile): Promise<Uint8Array>;
+  /**
+   * Streams a file's bytes into `sink`, with bounded concurrency of its own (downloads never wait
+   * on the API's pacing), checking the size listed and any digest the server sends; a failed
+   * transfer starts again from the first byte. Without it the engine uses downloadFile.
+   */
+  streamFile?(file: RemoteFile, sink: DownloadSink, signal?: AbortSignal): Promise<DownloadResult>;
 }
 
 /** A change request as the mirror keeps it (the published ChangeRequest's fields it reads). */

@@ -26,17 +26,13 @@ const MAX_UNCHANGED_MS = 300;
 const QUICK_PAGES = 500;
 
 /**
- * WorkspaceClient's rate-limited fetch starts at most 20 requests per second (its default
- * intervalCap/interval, which the CLI keeps): a sync of N requests cannot take less than
- * ⌈N / 20⌉ − 1 seconds, however fast the rest is.
+ * WorkspaceClient's rate-limited fetch no longer paces at a fixed rate: it spends the budget the
+ * server's X-RateLimit-* headers grant (a burst while plenty remains), 6 requests in flight.
  */
-const CLIENT_REQUESTS_PER_SECOND = 20;
-
 function pacingText(requests: number): string {
-  const seconds = Math.max(0, Math.ceil(requests / CLIENT_REQUESTS_PER_SECOND) - 1);
   return (
-    `the client's own pacing (at most ${CLIENT_REQUESTS_PER_SECOND} requests started per second, ` +
-    `rate-limited-fetch's default) alone makes ${requests} requests take ≥ ${seconds} s`
+    `${requests} requests: the client spends the server's rate budget (X-RateLimit-*), ` +
+    `bursting while plenty remains, 6 in flight; file downloads have their own queue of 8`
   );
 }
 

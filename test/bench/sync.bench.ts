@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { runBenchmark } from './bench-runner';
 import { changeRequestDiffScenarios } from './change-request-diff-scenarios';
 import { cliProcessScenarios } from './cli-process-scenarios';
+import { firstSyncScenarios } from './first-sync-scenarios';
 import { pushScenarios } from './push-scenarios';
 import { syncScenarios } from './sync-scenarios';
 
@@ -15,8 +16,10 @@ const SYNC_USAGE = `Usage: npm run bench:sync -- [options]
   --quick             a 500-page space, one initial mirror and 3 unchanged syncs, 20 saves,
                       a burst of 200 files and a drain of 50, for a fast check
   --only <text>       run only the scenarios whose name contains <text> (case-insensitive):
-                      "initial mirror", "200 spaces", "latency", "burst", "retry-after" or
-                      "quire processes" (sync --once, status and --help as whole processes) or
+                      "initial mirror", "200 spaces", "latency", "burst", "retry-after",
+                      "quire processes" (sync --once, status and --help as whole processes),
+                      "first sync" (200 spaces + 2,000 pages) or "images" (800 pages + 600
+                      images), the last two as whole \`quire sync --once\` processes, or
                       "change-request diff" (200 of 2,000 pages, offline)
   -h, --help          this text`;
 
@@ -48,7 +51,13 @@ async function main(): Promise<number> {
   }
   return runBenchmark(
     'sync',
-    [...syncScenarios, ...pushScenarios, ...cliProcessScenarios, ...changeRequestDiffScenarios],
+    [
+      ...syncScenarios,
+      ...pushScenarios,
+      ...cliProcessScenarios,
+      ...firstSyncScenarios,
+      ...changeRequestDiffScenarios,
+    ],
     argv,
   );
 }

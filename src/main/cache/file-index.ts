@@ -114,14 +114,28 @@ export class FileIndex {
   /** Records writes about to happen; committed before the first byte reaches the folder. */
   addPendingWrites(
     spaceId: string,
-    writes: readonly { path: string; contentHash: string }[],
+    writes: readonly { path: string; contentHash: string; source?: string }[],
   ): void {
     const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO pending_writes (space_id, path, content_hash) VALUES (?, ?, ?)',
+      'INSERT OR IGNORE INTO pending_writes (space_id, path, content_hash, source) VALUES (?, ?, ?, ?)',
     );
     this.db.transaction(() => {
-      for (const write of writes) insert.run(spaceId, write.path, write.contentHash);
+      for (const write of writes)
+        insert.run(spaceId, write.path, write.contentHash, write.source ?? null);
     })();
+  }
+
+  /**
+   * The hash of the download from `source` a stopped sync wrote (or was writing) at `path`, so
+   * the next one can keep it instead of fetching it again.
+   */
+  pendingDownload(spaceId: string, path: string, source: string): string | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT content_hash FROM pending_writes WHERE space_id = ? AND path = ? AND source = ? LIMIT 1',
+      )
+      .get(spaceId, path, source) as { content_hash: string } | undefined;
+    return row?.content_hash;
   }
 
   clearPending(spaceId: string): void {

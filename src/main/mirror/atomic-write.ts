@@ -165,7 +165,7 @@ export async function fsyncDirectory(directory: string): Promise<void> {
   }
 }
 
-function checkedTarget(
+export function checkedTarget(
   filePath: string,
   options: MirrorFsOptions,
 ): { root: string; target: string } {
@@ -177,7 +177,7 @@ function checkedTarget(
   return { root, target };
 }
 
-function tempName(baseName: string): string {
+export function tempName(baseName: string): string {
   const prefix = truncateUtf8(baseName, TEMP_NAME_PREFIX_BYTES);
   return `.${prefix}${TEMP_MARKER}${randomBytes(8).toString('hex')}`;
 }
@@ -192,7 +192,7 @@ async function mkdirIfAbsent(directory: string): Promise<boolean> {
   }
 }
 
-async function unlinkIfPresent(target: string): Promise<boolean> {
+export async function unlinkIfPresent(target: string): Promise<boolean> {
   try {
     await unlink(target);
     return true;

@@ -509,3 +509,22 @@ describe('createRateLimitedFetch', () => {
     expect(peak).toBe(2);
   });
 });
+
+describe('the server budget', () => {
+  it('bursts while X-RateLimit-Remaining is high and spaces requests once it runs low', async () => {
+    const reset = T0 / 1000 + 60;
+    let remaining = 20;
+    const { http, sent } = harness(() =>
+      ok('{}', {
+        'x-ratelimit-limit': '100',
+        'x-ratelimit-remaining': String(--remaining),
+        'x-ratelimit-reset': String(reset),
+      }),
+    );
+    for (let i = 0; i < 15; i++) await http(URL_A);
+    // 19 down to 10 remaining (the low water of a 100 limit) go at once; after that, spaced.
+    expect(sent.slice(0, 10).every((entry) => entry.at === T0)).toBe(true);
+    for (let i = 11; i < 15; i++) expect(sent[i]!.at).toBeGreaterThan(sent[i - 1]!.at);
+    expect(sent[14]!.at).toBeLessThanOrEqual(reset * 1000);
+  });
+});

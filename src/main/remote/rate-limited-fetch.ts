@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { abortable, throwIfAborted } from './abortable';
+import { RateBudget } from './rate-budget';
 import { RemoteProtocolError, RemoteRedirectError, RemoteUnavailableError } from './errors';
 import {
   backoffDelay,
@@ -23,9 +24,12 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export interface RateLimitedFetchOptions {
   /** The transport (default: the global fetch). */
   fetch?: typeof fetch;
-  /** Requests in flight at once (default 4). */
+  /** Requests in flight at once (default 6). */
   concurrency?: number;
-  /** At most `intervalCap` requests started per `interval` ms (default 20 per 1000 ms). */
+  /**
+   * A fixed cap of `intervalCap` requests started per `interval` ms, on top of the server's own
+   * budget (default none: the `X-RateLimit-*` headers decide, see RateBudget).
+   */
   intervalCap?: number;
   interval?: number;
   /** Attempts per request, the first included (default 5). */
@@ -80,8 +84,8 @@ export type RateLimitedFetch = (
 ) => Promise<Response>;
 
 const DEFAULTS = {
-  concurrency: 4,
-  intervalCap: 20,
+  concurrency: 6,
+  intervalCap: Number.POSITIVE_INFINITY,
   interval: 1000,
   maxAttempts: 5,
   baseDelayMs: 250,
@@ -129,9 +133,10 @@ type AttemptOutcome = { kind: 'response'; response: Response } | RetryOutcome;
 class TimeoutSignal extends Error {}
 
 /**
- * Wraps fetch with a shared queue (concurrency and interval cap), server pacing (`Retry-After`,
- * `X-RateLimit-*`: when the server asks for a pause, no request from any caller is sent before it
- * ends), retries with full-jitter backoff on 429, 5xx, network errors and timeouts, and
+ * Wraps fetch with a shared queue (concurrency, optional interval cap), the server's rate budget
+ * (a burst while `X-RateLimit-Remaining` is high, paced as it runs low: RateBudget), server pacing
+ * (`Retry-After`, `X-RateLimit-*`: when the server asks for a pause, no request from any caller is
+ * sent before it ends), retries with full-jitter backoff on 429, 5xx, network errors and timeouts, and
  * `redirect: 'manual'`: a 3xx is an error, so a token is never replayed to another origin.
  *
  * Retries resend the same method, URL, headers (Idempotency-Key included) and body. After an
@@ -150,6 +155,8 @@ class RateLimiter {
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly queue: PQueue;
+  /** What is left of the server's rate-limit window: bursts while plenty, paced when low. */
+  private readonly budget: RateBudget;
   /** No request may be sent before this time (epoch ms). */
   private blockedUntil = 0;
   private resuming = false;
@@ -164,6 +171,7 @@ class RateLimiter {
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
+    this.budget = new RateBudget({ maxWaitMs: this.settings.maxServerWaitMs });
     this.queue = new PQueue({
       concurrency: this.settings.concurrency,
       intervalCap: this.settings.intervalCap,
@@ -286,10 +294,12 @@ class RateLimiter {
     attempt: number,
   ): Promise<AttemptOutcome> {
     throwIfAborted(signals);
-    // The gate: an attempt that left the queue before a pause began waits for its end. The last
-    // check runs synchronously right before the send, so a pause set meanwhile is never missed.
-    for (let wait = this.blockedUntil - this.now(); wait > 0; wait = this.blockedUntil - this.now())
+    // The gate: an attempt that left the queue before a pause began waits for its end, and for
+    // its turn in the server's budget. The last check runs synchronously right before the send,
+    // so a pause set meanwhile is never missed.
+    for (let wait = this.gateWait(); wait > 0; wait = this.gateWait())
       await abortable(this.sleep(wait, signals[0]), signals);
+    this.budget.sent(this.now());
 
     const controller = new AbortController();
     const onAbort = (event: Event) =>
@@ -308,6 +318,7 @@ class RateLimiter {
         redirect: 'manual',
         signal: controller.signal,
       });
+      this.budget.observe(response.headers, this.now());
       this.observePacing(response.headers);
       const { status } = response;
 
@@ -369,6 +380,14 @@ class RateLimiter {
       clearTimeout(timer);
       for (const signal of signals) signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** How long before the next send: the server's pause, then the budget's spacing (capped). */
+  private gateWait(): number {
+    const now = this.now();
+    const paused = this.blockedUntil - now;
+    if (paused > 0) return paused;
+    return this.budget.delay(now);
   }
 
   /** How long the server asked us to wait, capped: Retry-After, else X-RateLimit-Reset. */

@@ -1,5 +1,7 @@
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import type {
+  DownloadResult,
+  DownloadSink,
   RemoteFile,
   RemoteOrganization,
   RemotePage,
@@ -15,6 +17,7 @@ import {
   RemoteRedirectError,
   remoteErrorForStatus,
 } from './errors';
+import { FileDownloader, type FileDownloaderOptions } from './file-downloader';
 import { collectPages, type ListPage } from './paginate';
 import {
   isDeletedSpace,
@@ -46,6 +49,8 @@ export interface WorkspaceClientOptions {
   maxDownloadBytes?: number;
   /** Queue, retry and timing settings of the rate-limited fetch (tests inject clock and sleep). */
   http?: Omit<RateLimitedFetchOptions, 'fetch' | 'tokenOrigin'>;
+  /** Queue, retry and timing settings of streamed file downloads (streamFile). */
+  downloads?: Omit<FileDownloaderOptions, 'fetch'>;
 }
 
 const DEFAULT_PAGE_SIZE = 1000;
@@ -75,6 +80,7 @@ export class WorkspaceClient implements RemoteWorkspace {
   private readonly http: RateLimitedFetch;
   private readonly pageSize: number;
   private readonly maxDownloadBytes: number;
+  private readonly downloader: FileDownloader;
 
   constructor(private readonly options: WorkspaceClientOptions) {
     let parsed: URL;
@@ -94,6 +100,10 @@ export class WorkspaceClient implements RemoteWorkspace {
       ...options.http,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       tokenOrigin: this.origin,
+    });
+    this.downloader = new FileDownloader({
+      ...options.downloads,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     const http = this.http;
     this.api = new GitBookAPI({
@@ -219,6 +229,46 @@ export class WorkspaceClient implements RemoteWorkspace {
         }
         throw toRemoteError(error);
       }
+    }
+  }
+
+  /**
+   * Streams a file into `sink` through the download queue (see FileDownloader), with the same
+   * rules as downloadFile: the token only to the endpoint's origin, redirects only without it.
+   */
+  async streamFile(
+    file: RemoteFile,
+    sink: DownloadSink,
+    signal?: AbortSignal,
+  ): Promise<DownloadResult> {
+    if (file.size > this.maxDownloadBytes) {
+      throw new RemoteProtocolError(
+        `File ${file.id} is ${file.size} bytes, more than the ${this.maxDownloadBytes} allowed`,
+      );
+    }
+    const url = this.downloadUrl(file.downloadURL, this.endpoint);
+    const withToken = url.origin === this.origin;
+    const headers: Record<string, string> = withToken
+      ? { authorization: `Bearer ${this.options.token}` }
+      : {};
+    if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
+    try {
+      return await this.downloader.download(
+        {
+          url,
+          headers,
+          ...(Number.isSafeInteger(file.size) && file.size >= 0 ? { expectedSize: file.size } : {}),
+          maxBytes: this.maxDownloadBytes,
+          // A request that carried the token follows no redirect; the others never regain it.
+          redirect: (location, from) =>
+            withToken ? undefined : this.downloadUrl(location, from.href),
+          what: `file ${file.id}`,
+        },
+        sink,
+        signal,
+      );
+    } catch (error) {
+      throw toRemoteError(error);
     }
   }
 

@@ -7,6 +7,8 @@ import {
 } from '../change-requests/pull-change-requests';
 import { nowOf, type EngineContext } from './engine-context';
 import { pullSpace } from './pull/pull-space';
+import type { RemoteRevision } from '../sync-ports';
+import { RevisionPrefetch } from './revision-prefetch';
 import { hasMirror, removeSpace } from './remove-space';
 import { pushSpace } from './run-push';
 import { refreshSpaces } from './space-listing';
@@ -53,15 +55,14 @@ export async function runSync(ctx: EngineContext, run: SyncRun): Promise<void> {
       space.remoteRevision !== null &&
       (space.remoteRevision !== space.syncedRevision || downloadsFailed(ctx, space.id)),
   );
-  for (const space of due) {
+  const revisions = new RevisionPrefetch(ctx, run, due);
+  for (const [index, space] of due.entries()) {
     if (run.stopRequested) break;
-    const spaceReport = await syncSpace(
-      ctx,
-      run,
-      space,
-      pushed.get(space.id),
-      deferred.has(space.id),
-    );
+    const spaceReport = await syncSpace(ctx, run, space, {
+      pushed: pushed.get(space.id),
+      drainAfter: deferred.has(space.id),
+      revision: revisions.take(index),
+    });
     pushed.delete(space.id);
     report.spaces.push(spaceReport);
   }
@@ -143,20 +144,25 @@ function downloadsFailed(ctx: EngineContext, spaceId: string): boolean {
 }
 
 /**
- * Mirrors one space at its listed remote revision. Errors end up in the report, not thrown.
- * `drainAfter`: its push only queued (the space moved remotely): sent once pulled.
+ * Mirrors one space at its listed remote revision (`revision`: its fetch, already started).
+ * Errors end up in the report, not thrown. `drainAfter`: its push only queued (the space moved
+ * remotely): sent once pulled.
  */
 async function syncSpace(
   ctx: EngineContext,
   run: SyncRun,
   space: CachedSpace,
-  pushed: SpaceSyncReport | undefined,
-  drainAfter: boolean,
+  how: {
+    pushed: SpaceSyncReport | undefined;
+    drainAfter: boolean;
+    revision: Promise<RemoteRevision>;
+  },
 ): Promise<SpaceSyncReport> {
+  const { pushed, drainAfter } = how;
   const report = pushed ?? emptyReport(space);
   report.pulled = true;
   try {
-    const needsPush = await pullSpace(ctx, run, space, report);
+    const needsPush = await pullSpace(ctx, run, space, report, how.revision);
     ctx.log('info', 'space synced', {
       space: space.id,
       revision: report.toRevision,

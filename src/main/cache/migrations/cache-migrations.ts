@@ -7,6 +7,7 @@ import { migration0005LocalEditFileIds } from './0005-local-edit-file-ids';
 import { migration0006OutboxBatchCap } from './0006-outbox-batch-cap';
 import { migration0007WorkingChangeRequestUrl } from './0007-working-change-request-url';
 import { migration0008Activity } from './0008-activity';
+import { migration0009PendingWriteSources } from './0009-pending-write-sources';
 import { migration0010ChangeRequests } from './0010-change-requests';
 
 /** Every cache migration, in the order they apply. Append only. */
@@ -19,12 +20,6 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0006OutboxBatchCap,
   migration0007WorkingChangeRequestUrl,
   migration0008Activity,
-  // Placeholder for 0009 (assigned to another branch); the merge puts the real one here. Its
-  // statement changes nothing (the table exists) but names a table, as every step must.
-  {
-    version: 9,
-    name: 'reserved-0009',
-    up: (db) => db.exec('CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT)'),
-  },
+  migration0009PendingWriteSources,
   migration0010ChangeRequests,
 ];

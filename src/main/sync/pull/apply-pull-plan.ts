@@ -1,6 +1,6 @@
 import { rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { contentHash } from '../../cache/content-hash';
+import PQueue from 'p-queue';
 import type { FileIndexEntry } from '../../cache/file-index';
 import type { LocalEdit } from '../../cache/local-edits';
 import type { CachedSpace } from '../../cache/space-cache';
@@ -12,17 +12,20 @@ import {
   fsyncDirectory,
 } from '../../mirror/atomic-write';
 import { assertNoSymlinkOnPath, resolveInside } from '../../mirror/resolve-inside';
-import { isTokenRejected, RemoteUnavailableError } from '../../remote/errors';
+import { StagedFile } from '../../mirror/staged-file';
 import { reportProblem, type EngineContext } from '../engine-context';
 import type { LocalState } from '../local-file-state';
 import type { LayoutEntry } from '../space-layout';
 import { removeEmptyParents } from '../sync-fs-helpers';
-import { messageOf } from '../../../shared/message-of';
 import type { SpaceSyncReport } from '../sync-report';
-import { SyncStopped, type SyncRun } from '../sync-run';
+import type { SyncRun } from '../sync-run';
 import { indexEntry, indexFields } from './pull-plan-entries';
-import type { PullDecision, PullPlan } from './pull-plan';
+import type { PlannedWrite, PullDecision, PullPlan } from './pull-plan';
+import { pullAssets } from './pull-assets';
 import { unsyncedFileOutcome } from './unsynced-file-outcome';
+
+/** Page files written at once (see writeTexts). */
+const TEXT_WRITE_CONCURRENCY = 8;
 
 /** What applying a pull plan needs besides the plan. */
 export interface PullApplication {
@@ -41,7 +44,7 @@ export interface PullApplication {
 
 /**
  * Carries out a pull plan: hands its decisions to PullConflicts and the report, journals and
- * writes the texts, downloads and writes the assets one at a time, writes the merges, renames and
+ * writes the texts, downloads and writes the assets (several at once: pull-assets.ts), writes the merges, renames and
  * removes. Completes `plan.index` and `plan.fileHashes` with what was written; the caller records
  * them (commitPull). Every write is atomic, and journaled before its first byte lands, so a sync
  * killed midway recognises its own work.
@@ -61,30 +64,16 @@ export async function applyPullPlan(app: PullApplication, plan: PullPlan): Promi
     space.id,
     texts.map((write) => ({ path: write.entry.path, contentHash: write.hash! })),
   );
-  for (const write of texts) {
-    await writeOne(app, plan, write.entry, write.data!, write.hash!);
-    tick();
-  }
-  // Assets one at a time (download, journal, write), so large files are never all in memory.
-  // An unreachable server fails the space (what was written is journaled and recognised); a
-  // file the server cannot serve is one problem, and the rest of the space syncs.
-  for (const write of plan.writes.filter((w) => w.data === undefined)) {
-    // Stopped: what is written is journaled, and the pull is redone like after a crash.
-    if (app.run.stopRequested) throw new SyncStopped();
-    const bytes = await download(app, write.entry);
-    if (bytes === undefined) {
-      const base = app.indexByPath.get(write.entry.path);
-      if (base !== undefined) {
-        plan.index.set(write.entry.path, { ...base, ...indexFields(write.entry) });
-      }
-      tick();
-      continue;
-    }
-    const hash = contentHash(bytes);
-    ctx.index.addPendingWrites(space.id, [{ path: write.entry.path, contentHash: hash }]);
-    await writeOne(app, plan, write.entry, bytes, hash);
-    tick();
-  }
+  await writeTexts(app, plan, texts, tick);
+  // Assets several at a time, each streamed to a temp file, journaled, then renamed into place.
+  const assets = plan.writes.filter((w) => w.data === undefined).map((w) => w.entry);
+  await pullAssets(
+    app,
+    plan,
+    assets,
+    (entry, data, hash) => writeOne(app, plan, entry, data, hash),
+    tick,
+  );
   const merges = await conflicts.writeMerges(
     async (relativePath) => {
       const local = await app.fileState(relativePath);
@@ -107,6 +96,43 @@ export async function applyPullPlan(app: PullApplication, plan: PullPlan): Promi
     report.removed.push(removal);
     tick();
   }
+}
+
+/**
+ * Writes the texts several at a time: each write fsyncs its file and folder, and concurrent
+ * fsyncs share the file system's journal commits. The report lists them in plan order whatever
+ * order they finished in.
+ */
+async function writeTexts(
+  app: PullApplication,
+  plan: PullPlan,
+  texts: readonly PlannedWrite[],
+  tick: () => void,
+): Promise<void> {
+  const written = app.report.written;
+  const before = written.length;
+  const queue = new PQueue({ concurrency: TEXT_WRITE_CONCURRENCY });
+  // After a failure nothing new starts, and the writes under way finish before it is thrown:
+  // no write of this pull lands after the space is reported failed.
+  let failure: { error: unknown } | undefined;
+  await Promise.all(
+    texts.map((write) =>
+      queue.add(async () => {
+        if (failure !== undefined) return;
+        try {
+          await writeOne(app, plan, write.entry, write.data!, write.hash!);
+          tick();
+        } catch (error) {
+          failure ??= { error };
+        }
+      }),
+    ),
+  );
+  if (failure !== undefined) throw failure.error;
+  const order = new Map(texts.map((write, i) => [write.entry.path, i]));
+  const added = written.splice(before);
+  added.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  written.push(...added);
 }
 
 /** Hands one decision to PullConflicts (which reports its conflicts) or to the report. */
@@ -149,7 +175,7 @@ async function writeOne(
   app: PullApplication,
   plan: PullPlan,
   entry: LayoutEntry,
-  data: string | Uint8Array,
+  data: string | Uint8Array | StagedFile,
   hash: string,
 ): Promise<void> {
   const { spaceRoot } = app;
@@ -168,7 +194,8 @@ async function writeOne(
   }
   const absolute = resolveInside(spaceRoot, entry.path);
   await ensureDir(path.dirname(absolute), { root: spaceRoot });
-  await atomicWriteFile(absolute, data, { root: spaceRoot });
+  if (data instanceof StagedFile) await data.commit();
+  else await atomicWriteFile(absolute, data, { root: spaceRoot });
   plan.index.set(entry.path, indexEntry(entry, hash, await stat(absolute)));
   if (entry.fileId !== undefined) plan.fileHashes.set(entry.fileId, hash);
   app.report.written.push(entry.path);
@@ -215,43 +242,4 @@ async function moveFile(spaceRoot: string, fromPath: string, toPath: string): Pr
   await fsyncDirectory(path.dirname(to));
   await fsyncDirectory(path.dirname(from));
   await removeEmptyParents(spaceRoot, fromPath);
-}
-
-/**
- * An asset's bytes, or undefined when the server cannot serve this one file (not found, an
- * unsafe download URL, too large, a 5xx...): reported as one problem on its path, the rest of
- * the space goes on and the next sync pulls the space again to retry it. An unreachable server,
- * rate limiting or a refused token still fail the run (the pull is redone).
- */
-async function download(app: PullApplication, entry: LayoutEntry): Promise<Uint8Array | undefined> {
-  const file = entry.file!;
-  try {
-    return await app.ctx.remote.downloadFile(file);
-  } catch (error) {
-    if (
-      isTokenRejected(error) ||
-      (error instanceof RemoteUnavailableError && !serverFault(error))
-    ) {
-      throw error;
-    }
-    reportProblem(
-      app.ctx,
-      app.report,
-      'download-failed',
-      entry.path,
-      null,
-      `${entry.path} was not written${named(entry.path, file.name)}: ${messageOf(error)}`,
-    );
-    return undefined;
-  }
-}
-
-/** A 5xx for one file (after the client's retries): that file's problem, not an outage. */
-function serverFault(error: RemoteUnavailableError): boolean {
-  return error.status !== undefined && error.status >= 500;
-}
-
-/** ` (the server names it "…")` when the name did not become the file name as it is. */
-function named(relativePath: string, name: string): string {
-  return path.posix.basename(relativePath) === name ? '' : ` (the server names it "${name}")`;
 }

@@ -86,7 +86,8 @@ function sameFile(a: RemoteFile, b: RemoteFile): boolean {
   );
 }
 
-function urlPath(url: string): string {
+/** A download URL without its query (signatures change, the file does not). */
+export function urlPath(url: string): string {
   try {
     const parsed = new URL(url, 'http://relative.invalid');
     return `${parsed.origin}${parsed.pathname}`;

@@ -28,12 +28,14 @@ export async function pullSpace(
   run: SyncRun,
   space: CachedSpace,
   report: SpaceSyncReport,
+  /** The revision's fetch, when the caller started it ahead (see RevisionPrefetch). */
+  prefetched?: Promise<RemoteRevision>,
 ): Promise<boolean> {
   // Files this run's push rewrote (read-back) are pushed edits, not pulled content.
   const pushWritten = new Set(report.written);
   const revisionId = space.remoteRevision!;
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 0, total: 1 });
-  const revision = await fetchRevision(ctx, space.id, revisionId);
+  const revision = await fetchRevision(ctx, space.id, revisionId, prefetched);
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 1, total: 1 });
   const spaceRoot = spaceRootOf(ctx, space);
   const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
@@ -174,12 +176,10 @@ async function fetchRevision(
   ctx: EngineContext,
   spaceId: string,
   revisionId: string,
+  prefetched: Promise<RemoteRevision> | undefined,
 ): Promise<RemoteRevision> {
-  const revision = await ctx.remote.getRevision(
-    spaceId,
-    revisionId,
-    ctx.content.knownPages(spaceId),
-  );
+  const revision = await (prefetched ??
+    ctx.remote.getRevision(spaceId, revisionId, ctx.content.knownPages(spaceId)));
   const fill = (pages: RemotePage[]) => {
     for (const page of pages) {
       if (page.type === 'document' && page.markdown === undefined) {

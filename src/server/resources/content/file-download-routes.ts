@@ -140,6 +140,8 @@ function serveFile(
       ...cacheable,
       'content-type': contentType,
       'content-length': String(bytes.length),
+      // The blob is named by its sha256: clients check the bytes they received (RFC 9530).
+      'repr-digest': `sha-256=:${Buffer.from(blob, 'hex').toString('base64')}:`,
       'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', name),
     })
     .send(bytes);
