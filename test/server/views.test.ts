@@ -289,7 +289,7 @@ describe('sign-in', () => {
     expect(response.headers.get('location')).toBe('/app/o/o-acme');
     const cookie = response.headers.get('set-cookie')!;
     expect(cookie).toMatch(
-      /^quire_session=[^;]+; Max-Age=43200; Path=\/app; HttpOnly; SameSite=Strict$/,
+      /^quire_session=[^;]+; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/,
     );
     expect(cookie).not.toContain(TOKENS.cara);
   });
@@ -337,7 +337,7 @@ describe('sign-in', () => {
     });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/app/sign-in');
-    expect(response.headers.get('set-cookie')).toMatch(/^quire_session=; Max-Age=0;.*Path=\/app/);
+    expect(response.headers.get('set-cookie')).toMatch(/^quire_session=; Max-Age=0;.*Path=\/;/);
   });
 });
 

@@ -14,6 +14,8 @@ import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from './view-sessions';
 
 export const SIGN_IN_PATH = '/app/sign-in';
 const HOME = '/app';
+/** The session reaches the app views and the published sites (members read private ones). */
+const COOKIE_PATH = '/';
 
 const SignInQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 2048 })) });
 const SignInBody = Type.Object(
@@ -111,7 +113,7 @@ export function signInRoutes(app: TypedApp, deps: ViewDeps): void {
       }
       return reply
         .setCookie(SESSION_COOKIE, session.value, {
-          path: HOME,
+          path: COOKIE_PATH,
           httpOnly: true,
           sameSite: 'strict',
           secure: secure(request),
@@ -125,7 +127,7 @@ export function signInRoutes(app: TypedApp, deps: ViewDeps): void {
     if (!sameOrigin(request, publicRoot())) throw forbidden('Cross-site sign-out refused');
     return reply
       .clearCookie(SESSION_COOKIE, {
-        path: HOME,
+        path: COOKIE_PATH,
         httpOnly: true,
         sameSite: 'strict',
         secure: secure(request),

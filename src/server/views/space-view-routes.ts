@@ -52,11 +52,11 @@ function spaceCrumbs(deps: ViewDeps, spaceId: string): Crumb[] {
 }
 
 /** A page's body as sanitised HTML, its links and images pointed into the views. */
-async function pageBodyHtml(
+export async function pageBodyHtml(
   deps: ViewDeps,
   tree: RevisionTree,
   page: StoredPage,
-  input: ContentPageInput,
+  input: { linkBase: string; source: Pick<ContentSource, 'spaceId'> },
 ): Promise<string> {
   if (!page.body) return '';
   const markdown = deps.content.body(page.body) ?? '';

@@ -11,7 +11,9 @@ import { errorBody, validationMessage } from '../http/error-handler';
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
 import { CpuJobError } from '../workers/cpu-pool';
+import { orgResourceViewRoutes } from './org-resource-view-routes';
 import { orgViewRoutes } from './org-view-routes';
+import { publishedViewRoutes } from './published-view-routes';
 import { markup } from './safe-html';
 import { SIGN_IN_PATH, signInRoutes } from './sign-in-routes';
 import { spaceViewRoutes } from './space-view-routes';
@@ -99,6 +101,8 @@ function viewScope(ctx: ServerContext) {
     orgViewRoutes(scope, deps);
     spaceViewRoutes(scope, deps);
     ssoViewRoutes(scope, deps);
+    publishedViewRoutes(scope, deps);
+    orgResourceViewRoutes(scope, deps);
   };
 }
 

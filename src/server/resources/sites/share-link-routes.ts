@@ -99,6 +99,17 @@ export function shareLinkRoutes(app: TypedApp, deps: SiteDeps): void {
     },
   );
 
+  // Not in the spec's table, but the address a creation's Location header names must answer.
+  app.get(
+    `${BASE}/:shareLinkId`,
+    { schema: { params: ShareLinkParams, response: { 200: ShareLinkSchema, ...errorResponses } } },
+    async (request) => {
+      const { organizationId, siteId, shareLinkId } = request.params;
+      requireSite(deps, callerOf(request).userId, organizationId, siteId, 'admin');
+      return serializeShareLink(requireLink(siteId, shareLinkId), organizationId, urls);
+    },
+  );
+
   app.patch(
     `${BASE}/:shareLinkId`,
     {
