@@ -1,3 +1,4 @@
+import { importArchiveRoutes } from '../gitsync-import/import-archive-routes';
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
 import { changeRequestRoutes } from './change-requests/change-request-routes';
@@ -32,6 +33,7 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   spaceContentRoutes(app, ctx);
   changeRequestRoutes(app, ctx);
   changeRequestContentRoutes(app, ctx);
+  importArchiveRoutes(app, ctx);
   commentRoutes(app, ctx);
   linkRoutes(app, ctx);
   searchRoutes(app, ctx);

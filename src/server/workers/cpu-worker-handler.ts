@@ -16,6 +16,11 @@ import {
 import { renderPdf, type PdfInput } from '../resources/change-requests/change-request-pdf';
 import { pageDocument } from '../content/page-document';
 import { splitPageSections, type PageSection } from '../resources/search/page-sections';
+import {
+  planImportTree,
+  type ImportPlan,
+  type PlanInput,
+} from '../gitsync-import/plan-import-tree';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -46,6 +51,8 @@ export interface CpuTasks {
     input: { pages: { title: string; markdown: string }[] };
     output: PageSection[][];
   };
+  /** A Git Sync layout's files → the pages and files to import (see planImportTree). */
+  'gitsync-import-plan': { input: PlanInput; output: ImportPlan };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -73,6 +80,7 @@ const handlers: Handlers = {
   'html-to-markdown': ({ html, options }) => htmlToMarkdown(html, options),
   'page-sections': ({ pages }) =>
     pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
+  'gitsync-import-plan': planImportTree,
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
