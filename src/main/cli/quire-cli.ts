@@ -23,6 +23,7 @@ import { drop, retry } from './commands/refused';
 import { spaces } from './commands/spaces';
 import { status } from './commands/status';
 import { syncOnce, syncWatch } from './commands/sync';
+import { importFolder } from './commands/import';
 import { ui } from './commands/ui';
 import { describeError } from './output/describe-error';
 import { oneLine, quote, scrubSecrets } from './output/text';
@@ -51,6 +52,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   retry: ['all'],
   drop: [],
   ui: ['port', 'open'],
+  import: ['space', 'subject', 'merge'],
   help: [],
 };
 
@@ -69,6 +71,7 @@ const COMMANDS: Record<string, CliCommand> = {
   retry,
   drop,
   ui,
+  import: importFolder,
 };
 
 /**

@@ -40,6 +40,10 @@ Commands:
   ui [--port <n>] [--open] the desktop app's screens in a browser, on 127.0.0.1 (a free port unless
                           --port), syncing in the background while logged in; prints the URL to
                           open (it holds a secret) first; --open opens it; runs until Ctrl-C
+  import <folder> --space <spaceId> [--subject <text>] [--merge]
+                          bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
+                          .gitbook.yaml) into a space as one change request, open for review
+                          (--merge merges it); problems are reported per file
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).
