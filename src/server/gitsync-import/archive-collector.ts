@@ -60,8 +60,9 @@ export class ArchiveCollector {
 
   /** Reads one file entry's bytes (after `accept`), keeping it when the import needs it. */
   async read(name: string, path: string, stream: AsyncIterable<unknown>): Promise<void> {
-    const text = TEXT_FILE.test(path);
-    const asset = !text && ASSET_FILE.test(path);
+    // An upload is an asset whatever its name (`.gitbook/assets/notes.md` too).
+    const asset = ASSET_FILE.test(path);
+    const text = !asset && TEXT_FILE.test(path);
     const limit = text ? this.limits.maxTextBytes : this.limits.maxFileBytes;
     let size = 0;
     const counter = new Transform({

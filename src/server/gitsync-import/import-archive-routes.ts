@@ -16,6 +16,7 @@ import type { ServerContext } from '../server-context';
 import { CpuJobError } from '../workers/cpu-pool';
 import { ArchiveEntryError, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 import type { ArchiveCollector } from './archive-collector';
+import { addPageFields } from './add-page-fields';
 import type { ImportPlan, PlannedPage } from './plan-import-tree';
 import { readArchive, type ArchiveFormat } from './read-archive';
 import { storeImport } from './store-import';
@@ -154,10 +155,12 @@ async function collect(
 async function planOf(ctx: ServerContext, collector: ArchiveCollector): Promise<ImportPlan> {
   const texts = [...collector.texts].map(([path, bytes]) => ({ path, bytes }));
   try {
-    return await ctx.cpu.run('gitsync-import-plan', {
+    const plan = await ctx.cpu.run('gitsync-import-plan', {
       texts,
       assets: [...collector.assets.keys()],
     });
+    if (!('refused' in plan)) await addPageFields(ctx.cpu, plan.pages, plan.problems);
+    return plan;
   } catch (error) {
     throw error instanceof CpuJobError ? error.toApiError('The import') : error;
   }

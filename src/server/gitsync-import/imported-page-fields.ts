@@ -9,9 +9,9 @@ import { readMarkdown } from '../resources/change-requests/read-markdown';
  */
 export type ImportedFields = PageFields;
 
-export function pageFieldsOf(
-  markdown: string,
-): ImportedFields | { message: string; line?: number } {
+export type PageFieldsResult = ImportedFields | { message: string; line?: number };
+
+export function pageFieldsOf(markdown: string): PageFieldsResult {
   try {
     return readMarkdown(markdown).fields;
   } catch (error) {

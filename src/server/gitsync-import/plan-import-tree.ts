@@ -8,7 +8,7 @@
  * - SUMMARY.md gives the tree in order: groups, pages at any depth, link pages (URLs, anchors, a
  *   page listed again). The link text is the title (Git Sync's rule).
  * - A page's slug is its file's name (`x.md` → `x`, `x/README.md` → `x`), so a mirror of the space
- *   writes the same paths; its fields come from its frontmatter, as the API reads them.
+ *   writes the same paths (its fields are read from its frontmatter later: addPageFields).
  * - Relative links to page files and to `.gitbook/assets/` files become `/pages/<id>[#anchor]` and
  *   `/files/<id>`, as the desktop's push sends them; anything else stays as written.
  */
@@ -19,7 +19,7 @@ import { safeDecode } from '../../shared/safe-decode';
 import { pageTitleProblem } from '../http/text-schemas';
 import { newId } from '../ids';
 import { DEFAULT_GITBOOK_CONFIG, readGitBookConfig, type GitBookConfig } from './gitbook-config';
-import { pageFieldsOf, type ImportedFields } from './imported-page-fields';
+import type { ImportedFields } from './imported-page-fields';
 import { summaryEntries, type SummaryEntry } from './summary-entries';
 
 export interface PlanInput {
@@ -37,6 +37,8 @@ export interface PlannedPage extends ImportedFields {
   href?: string;
   /** Document pages: the stored Markdown (frontmatter and heading as written). */
   markdown?: string;
+  /** Document pages: the file it comes from (for problems; not stored). */
+  source?: string;
   pages: PlannedPage[];
 }
 
@@ -142,12 +144,11 @@ class TreeBuilder {
 
   build(entries: readonly SummaryEntry[]): PlannedPage[] {
     const pages = this.pages(entries);
-    // Bodies last: a link may name any page of the tree, including ones listed after it.
+    // Bodies last: a link may name any page of the tree, including ones listed after it. Page
+    // fields are read from them afterwards, in jobs of bounded size (see addPageFields).
     for (const { page, path, text } of this.documents) {
       page.markdown = this.references(text, path);
-      const fields = pageFieldsOf(page.markdown);
-      if ('message' in fields) this.problems.push({ path: this.config.root + path, ...fields });
-      else Object.assign(page, fields);
+      page.source = this.config.root + path;
     }
     return pages;
   }

@@ -83,7 +83,7 @@ export async function storeImport(
 }
 
 function storedPage(page: PlannedPage, store: RevisionStore, now: string): StoredPage {
-  const { markdown, pages, ...fields } = page;
+  const { markdown, pages, source: _source, ...fields } = page;
   const stored: StoredPage = {
     ...fields,
     createdAt: now,

@@ -21,6 +21,7 @@ import {
   type ImportPlan,
   type PlanInput,
 } from '../gitsync-import/plan-import-tree';
+import { pageFieldsOf, type PageFieldsResult } from '../gitsync-import/imported-page-fields';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -53,6 +54,8 @@ export interface CpuTasks {
   };
   /** A Git Sync layout's files → the pages and files to import (see planImportTree). */
   'gitsync-import-plan': { input: PlanInput; output: ImportPlan };
+  /** Imported pages' Markdown → the page fields their frontmatter sets, or why it cannot. */
+  'gitsync-page-fields': { input: { bodies: string[] }; output: PageFieldsResult[] };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -81,6 +84,7 @@ const handlers: Handlers = {
   'page-sections': ({ pages }) =>
     pages.map(({ title, markdown }) => splitPageSections(title, markdown)),
   'gitsync-import-plan': planImportTree,
+  'gitsync-page-fields': ({ bodies }) => bodies.map(pageFieldsOf),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
