@@ -153,6 +153,14 @@ describe('POST /v1/spaces/{spaceId}/git/import-archive', () => {
     expect(tree.files).toHaveLength(1);
   });
 
+  it('takes an archive larger than the JSON body limit (10 MB)', async () => {
+    const big = Buffer.alloc(12 * 1024 * 1024, 1);
+    const archive = await tarOf([...LAYOUT, { name: '.gitbook/assets/big.bin', content: big }]);
+    const response = await upload('s-import', archive);
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as ImportAnswer).files).toBe(2);
+  });
+
   it('refuses a body that is not an archive type, and an unreadable archive', async () => {
     expect((await upload('s-safety', Buffer.from('{}'), 'application/json')).status).toBe(415);
     expect((await upload('s-safety', Buffer.from('{}'), 'text/plain')).status).toBe(415);

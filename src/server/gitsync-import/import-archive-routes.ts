@@ -69,6 +69,8 @@ export function importArchiveRoutes(
   app.post(
     '/v1/spaces/:spaceId/git/import-archive',
     {
+      // A declared Content-Length is checked against the archive's own limit, not the JSON one.
+      bodyLimit: limits.maxArchiveBytes,
       schema: {
         params: SpaceParams,
         querystring: ImportArchiveQuery,
