@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { runBenchmark } from './bench-runner';
 import { cliProcessScenarios } from './cli-process-scenarios';
+import { importScenarios } from './import-scenarios';
 import { pushScenarios } from './push-scenarios';
 import { syncScenarios } from './sync-scenarios';
 
@@ -16,6 +17,7 @@ const SYNC_USAGE = `Usage: npm run bench:sync -- [options]
   --only <text>       run only the scenarios whose name contains <text> (case-insensitive):
                       "initial mirror", "200 spaces", "latency", "burst", "retry-after" or
                       "quire processes" (sync --once, status and --help as whole processes)
+                      or "quire import" (1,000 pages and 200 images: time and peak RSS)
   -h, --help          this text`;
 
 /** The shared runner also takes the load flags of bench:server; they mean nothing here. */
@@ -44,7 +46,11 @@ async function main(): Promise<number> {
     process.stdout.write(`${SYNC_USAGE}\n`);
     return 0;
   }
-  return runBenchmark('sync', [...syncScenarios, ...pushScenarios, ...cliProcessScenarios], argv);
+  return runBenchmark(
+    'sync',
+    [...syncScenarios, ...pushScenarios, ...cliProcessScenarios, ...importScenarios],
+    argv,
+  );
 }
 
 main().then(
