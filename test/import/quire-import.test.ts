@@ -115,6 +115,14 @@ describe('quire import', () => {
     const unknown = await quire('import', join(dir, 'open'), '--space', 's-nope');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no space "s-nope" on the server');
+    const clash = join(dir, 'clash');
+    writeFolder(clash, gitSyncRepository(4096));
+    writeFileSync(join(clash, 'Changelog.md'), '# Twice\n');
+    const refused = await quire('import', clash, '--space', 's-left-open');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /the server refused the import: 400: body: archive entry "changelog.md" differs from "Changelog.md" only in case/,
+    );
     const empty = join(dir, 'empty');
     mkdirSync(empty);
     const notLayout = await quire('import', empty, '--space', 's-left-open');

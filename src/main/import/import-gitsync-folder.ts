@@ -24,7 +24,7 @@ export class ImportFolderError extends Error {
 export async function importGitSyncFolder(
   folder: string,
   target: UploadTarget,
-  options: { fetch?: typeof fetch; onChecked?: (problems: GitSyncProblem[]) => void } = {},
+  options: { onChecked?: (problems: GitSyncProblem[]) => void } = {},
 ): Promise<ImportFolderResult> {
   const info = await stat(folder).catch(() => undefined);
   if (!info?.isDirectory()) throw new ImportFolderError(`${folder} is not a folder`);
@@ -41,7 +41,7 @@ export async function importGitSyncFolder(
     );
   }
   const files = listing.files.filter((file) => isImported(file.path));
-  const answer = await uploadImport(target, packImportTar(files), options.fetch);
+  const answer = await uploadImport(target, packImportTar(files));
   return {
     problems,
     sent: { files: files.length, bytes: files.reduce((sum, file) => sum + file.size, 0) },

@@ -1,5 +1,7 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export interface UploadTarget {
   /** The server's origin, without `/v1`. */
@@ -39,33 +41,59 @@ export class ImportUploadError extends Error {
   }
 }
 
-/** Streams `archive` (a tar) to the server's import operation and reads its answer. */
-export async function uploadImport(
-  target: UploadTarget,
-  archive: Readable,
-  fetchImpl: typeof fetch = fetch,
-): Promise<ImportAnswer> {
+/**
+ * Streams `archive` (a tar) to the server's import operation and reads its answer. node:http
+ * rather than fetch: piping into the request keeps backpressure end to end, so the client holds
+ * a few chunks of the archive at a time (fetch with a stream body read it ahead into memory).
+ */
+export async function uploadImport(target: UploadTarget, archive: Readable): Promise<ImportAnswer> {
   const query = new URLSearchParams();
   if (target.subject !== undefined) query.set('subject', target.subject);
   if (target.merge) query.set('merge', 'true');
-  const url = `${target.server.replace(/\/+$/, '')}/v1/spaces/${encodeURIComponent(target.spaceId)}/git/import-archive${query.size > 0 ? `?${query.toString()}` : ''}`;
-  const body = Readable.toWeb(archive) as WebReadableStream<Uint8Array>;
-  let response: Response;
+  const url = new URL(
+    `${target.server.replace(/\/+$/, '')}/v1/spaces/${encodeURIComponent(target.spaceId)}/git/import-archive${query.size > 0 ? `?${query.toString()}` : ''}`,
+  );
+  const client = url.protocol === 'https:' ? https : http;
+  const request = client.request(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/x-tar' },
+  });
+  const answered = new Promise<IncomingMessage>((resolve, reject) => {
+    request.once('response', resolve);
+    request.once('error', reject);
+  });
+  let response: IncomingMessage;
   try {
-    response = await fetchImpl(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/x-tar' },
-      body: body as unknown as RequestInit['body'],
-      // A streamed request body (Node's fetch needs it said).
-      duplex: 'half',
-    } as RequestInit);
+    // The server may answer (a refused entry) before the whole archive is sent: no need to wait.
+    const sent = pipeline(archive, request).catch(() => undefined);
+    response = await answered;
+    if (response.statusCode === 201) await sent;
+    else archive.destroy();
   } catch (error) {
     archive.destroy();
     throw new ImportUploadError(0, `cannot reach ${target.server}: ${causeOf(error)}`);
   }
-  const text = await response.text();
-  if (response.status === 201) return JSON.parse(text) as ImportAnswer;
-  throw new ImportUploadError(response.status, errorMessage(response.status, text));
+  const text = await readText(response, MAX_ANSWER_BYTES);
+  const status = response.statusCode ?? 0;
+  if (status === 201) return JSON.parse(text) as ImportAnswer;
+  throw new ImportUploadError(status, errorMessage(status, text));
+}
+
+/** The answer lists pages' problems; more than this is not an answer of ours. */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+async function readText(response: IncomingMessage, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      response.destroy();
+      throw new ImportUploadError(response.statusCode ?? 0, 'the server answered too much');
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function errorMessage(status: number, text: string): string {
