@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/start-test-server';
+import { clientError, startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture, PNG_BASE64 } from '../support/test-fixture';
 import { tarOf, zipOf, type TestEntry } from '../support/archives';
 
@@ -166,6 +166,13 @@ describe('POST /v1/spaces/{spaceId}/git/import-archive', () => {
     expect((await upload('s-safety', Buffer.from('{}'), 'text/plain')).status).toBe(415);
     const garbage = await upload('s-safety', Buffer.alloc(2048, 7));
     expect(garbage.status).toBe(400);
+  });
+
+  it('GET …/git/info answers 404 through the published client: no space has Git Sync here', async () => {
+    const info = await clientError(t.client(TOKENS.cara).spaces.getSpaceGitInfo('s-import'));
+    expect(info.code).toBe(404);
+    const other = await t.request('GET', '/v1/spaces/s-import/git/info', TOKENS.eve);
+    expect(other.status).toBe(404);
   });
 
   describe('archive safety: 400 naming the entry, nothing written', () => {
