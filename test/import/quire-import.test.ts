@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/server/auth/token-hash';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { inProcessQuire } from '../sync/in-process-quire';
@@ -106,13 +107,15 @@ describe('quire import', () => {
     ]);
   }, 60_000);
 
-  it('says clearly what went wrong: usage, unknown space, refused archive', async () => {
+  it('says clearly what went wrong: usage, unknown space, refused archive, token', async () => {
+    const source = join(dir, 'errors-source');
+    writeFolder(source, gitSyncRepository(4096));
     const quire = inProcessQuire(dir, 'home-errors');
     await quire('login', '--server', t.url, '--token', TOKENS.dora, '--folder', join(dir, 'm3'));
-    const usage = await quire('import', join(dir, 'open'));
+    const usage = await quire('import', source);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('usage: quire import <folder> --space <spaceId>');
-    const unknown = await quire('import', join(dir, 'open'), '--space', 's-nope');
+    const unknown = await quire('import', source, '--space', 's-nope');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no space "s-nope" on the server');
     const clash = join(dir, 'clash');
@@ -128,5 +131,12 @@ describe('quire import', () => {
     const notLayout = await quire('import', empty, '--space', 's-left-open');
     expect(notLayout.code).toBe(2);
     expect(notLayout.stderr).toContain('holds no Git Sync layout');
+
+    const revoked = inProcessQuire(dir, 'home-revoked');
+    await revoked('login', '--server', t.url, '--token', TOKENS.cara, '--folder', join(dir, 'm4'));
+    t.db.prepare('DELETE FROM tokens WHERE hash = ?').run(hashToken(TOKENS.cara));
+    const rejected = await revoked('import', source, '--space', 's-left-open');
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toContain('the server rejected the token: run `quire login` again');
   }, 60_000);
 });

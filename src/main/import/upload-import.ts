@@ -57,6 +57,8 @@ export async function uploadImport(target: UploadTarget, archive: Readable): Pro
   const request = client.request(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/x-tar' },
+    // One upload, one connection: never left open in a keep-alive pool after a refusal.
+    agent: false,
   });
   const answered = new Promise<IncomingMessage>((resolve, reject) => {
     request.once('response', resolve);

@@ -161,7 +161,8 @@ class TreeBuilder {
     const id = newId();
     if (entry.kind === 'group') {
       const pages = this.pages(entry.children);
-      return [{ id, type: 'group', title: entry.title || 'Group', slug: entry.slug, pages }];
+      const title = validTitle(entry.title) ?? 'Group';
+      return [{ id, type: 'group', title, slug: entry.slug, pages }];
     }
     const path = pagePath(entry.destination);
     const text = path === undefined ? undefined : this.texts.get(path);
@@ -173,7 +174,7 @@ class TreeBuilder {
         });
         return this.pages(entry.children);
       }
-      const title = entry.title || entry.destination;
+      const title = validTitle(entry.title) ?? (validTitle(entry.destination) || 'Link');
       const pages = this.pages(entry.children);
       return [{ id, type: 'link', title, slug: titleSlug(title), href: entry.destination, pages }];
     }

@@ -32,6 +32,27 @@ export async function readArchive(
   }
 }
 
+/**
+ * Pipes the upload through the size limit into `target`. When anything fails, the rest of the
+ * upload is read and dropped rather than the connection torn down, so the client (still
+ * sending) receives the 400 that names the entry instead of a broken pipe.
+ */
+async function feed(
+  body: Readable,
+  limits: ArchiveLimits,
+  target: NodeJS.WritableStream,
+): Promise<void> {
+  const limit = uploadLimit(limits);
+  body.pipe(limit);
+  body.once('error', (error) => limit.destroy(error));
+  try {
+    await pipeline(limit, target);
+  } finally {
+    body.unpipe(limit);
+    if (!body.readableEnded) body.resume();
+  }
+}
+
 /** Counts the uploaded bytes, failing the stream past the limit. */
 function uploadLimit(limits: ArchiveLimits): Transform {
   let size = 0;
@@ -66,7 +87,7 @@ async function readTar(
       throw error;
     }
   };
-  await Promise.all([pipeline(body, uploadLimit(limits), extract), consume()]);
+  await Promise.all([feed(body, limits, extract), consume()]);
 }
 
 /** Unix file type bits of a zip entry made on Unix (0 when the archiver did not record them). */
@@ -89,7 +110,7 @@ async function readZip(
   const folder = await mkdtemp(join(tmpdir(), 'quire-zip-'));
   try {
     const file = join(folder, 'upload.zip');
-    await pipeline(body, uploadLimit(limits), createWriteStream(file));
+    await feed(body, limits, createWriteStream(file));
     const zip = await yauzl.openPromise(file, {
       lazyEntries: true,
       decodeStrings: false,
