@@ -9,6 +9,7 @@ import { runBenchmark } from './bench-runner';
 import { changeRequestDiffScenarios } from './change-request-diff-scenarios';
 import { cliProcessScenarios } from './cli-process-scenarios';
 import { firstSyncScenarios } from './first-sync-scenarios';
+import { importScenarios } from './import-scenarios';
 import { pushScenarios } from './push-scenarios';
 import { syncScenarios } from './sync-scenarios';
 
@@ -19,8 +20,9 @@ const SYNC_USAGE = `Usage: npm run bench:sync -- [options]
                       "initial mirror", "200 spaces", "latency", "burst", "retry-after",
                       "quire processes" (sync --once, status and --help as whole processes),
                       "first sync" (200 spaces + 2,000 pages) or "images" (800 pages + 600
-                      images), the last two as whole \`quire sync --once\` processes, or
-                      "change-request diff" (200 of 2,000 pages, offline)
+                      images), the last two as whole \`quire sync --once\` processes,
+                      "change-request diff" (200 of 2,000 pages, offline) or "quire import"
+                      (1,000 pages and 200 images: time and peak RSS)
   -h, --help          this text`;
 
 /** The shared runner also takes the load flags of bench:server; they mean nothing here. */
@@ -57,6 +59,7 @@ async function main(): Promise<number> {
       ...cliProcessScenarios,
       ...firstSyncScenarios,
       ...changeRequestDiffScenarios,
+      ...importScenarios,
     ],
     argv,
   );

@@ -154,6 +154,24 @@ export class QuireApp implements QuireCommandHandlers {
     });
   }
 
+  /**
+   * The saved server and its token, for `quire import` (which streams a folder to the server
+   * itself rather than through the sync engine's JSON client).
+   */
+  async importTarget(): Promise<{ server: string; token: string }> {
+    const config = await requireConfig(this.services.home);
+    const token = await this.services.secrets.get(serverTokenKey(config.server));
+    if (token === undefined) {
+      throw new CommandFailedError({
+        kind: 'logged-out',
+        server: config.server,
+        message: `not logged in to ${config.server}`,
+      });
+    }
+    this.options.onSecret?.(token);
+    return { server: config.server, token };
+  }
+
   async connection(_args: NoArgs): Promise<ConnectionInfo> {
     return this.command(async () => {
       const config = await readQuireConfig(this.services.home);

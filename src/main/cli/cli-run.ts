@@ -59,6 +59,9 @@ export const OPTIONS = {
   all: { type: 'boolean' },
   port: { type: 'string' },
   open: { type: 'boolean' },
+  space: { type: 'string' },
+  subject: { type: 'string' },
+  merge: { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

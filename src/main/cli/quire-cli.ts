@@ -25,6 +25,7 @@ import { drop, retry } from './commands/refused';
 import { spaces } from './commands/spaces';
 import { status } from './commands/status';
 import { syncOnce, syncWatch } from './commands/sync';
+import { importFolder } from './commands/import';
 import { ui } from './commands/ui';
 import { describeError } from './output/describe-error';
 import { oneLine, quote, scrubSecrets } from './output/text';
@@ -54,6 +55,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   drop: [],
   ui: ['port', 'open'],
   cr: ['json'],
+  import: ['space', 'subject', 'merge'],
   help: [],
 };
 
@@ -73,6 +75,7 @@ const COMMANDS: Record<string, CliCommand> = {
   drop,
   ui,
   cr: changeRequests,
+  import: importFolder,
 };
 
 /**

@@ -49,6 +49,10 @@ Commands:
                           with the changed words marked), from the cache: works offline
   cr pin|unpin <space> <number>
                           keep a change request mirrored whatever its status (or stop)
+  import <folder> --space <spaceId> [--subject <text>] [--merge]
+                          bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
+                          .gitbook.yaml) into a space as one change request, open for review
+                          (--merge merges it); problems are reported per file
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).

@@ -1,3 +1,5 @@
+import { gitInfoRoutes } from '../gitsync-import/git-info-routes';
+import { importArchiveRoutes } from '../gitsync-import/import-archive-routes';
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
 import { changeRequestOrgRoutes } from './change-requests/change-request-org-routes';
@@ -41,6 +43,8 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   changeRequestRoutes(app, ctx);
   changeRequestOrgRoutes(app, ctx);
   changeRequestContentRoutes(app, ctx);
+  importArchiveRoutes(app, ctx);
+  gitInfoRoutes(app, ctx);
   commentRoutes(app, ctx);
   linkRoutes(app, ctx);
   searchRoutes(app, ctx);

@@ -19,6 +19,8 @@ import { splitPageSections, type PageSection } from '../resources/search/page-se
 import type { OpenApiParseResult } from '../resources/openapi/parse-openapi';
 import type { HrefMap } from '../views/markdown-html';
 import type { LineDiffInput, LineDiffPart } from '../views/line-diff';
+import type { ImportPlan, PlanInput } from '../gitsync-import/plan-import-tree';
+import type { PageFieldsResult } from '../gitsync-import/imported-page-fields';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -55,6 +57,10 @@ export interface CpuTasks {
   'page-html': { input: { pages: { markdown: string; hrefs: HrefMap }[] }; output: string[] };
   /** Line diffs of page bodies (null: too large to show), for the change-request view. */
   'line-diffs': { input: { pairs: LineDiffInput[] }; output: (LineDiffPart[] | null)[] };
+  /** A Git Sync layout's files → the pages and files to import (see planImportTree). */
+  'gitsync-import-plan': { input: PlanInput; output: ImportPlan };
+  /** Imported pages' Markdown → the page fields their frontmatter sets, or why it cannot. */
+  'gitsync-page-fields': { input: { bodies: string[] }; output: PageFieldsResult[] };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -91,6 +97,12 @@ const handlers: Handlers = {
     return pages.map(({ markdown, hrefs }) => pageBodyToHtml(markdown, hrefs));
   },
   'line-diffs': async ({ pairs }) => (await import('../views/line-diff')).lineDiffs(pairs),
+  'gitsync-import-plan': async (input) =>
+    (await import('../gitsync-import/plan-import-tree')).planImportTree(input),
+  'gitsync-page-fields': async ({ bodies }) => {
+    const { pageFieldsOf } = await import('../gitsync-import/imported-page-fields');
+    return bodies.map(pageFieldsOf);
+  },
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
