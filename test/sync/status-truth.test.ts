@@ -160,7 +160,9 @@ describe('quire status tells the truth', { timeout: 60_000 }, () => {
     const guarded = await quire(['sync', '--once']);
     expect(guarded.code).toBe(2);
     expect(guarded.stdout.split('nothing was pushed').length - 1).toBe(1);
-    expect(guarded.stdout).toContain('Run `quire confirm-deletes s-handbook` to push the deletions');
+    expect(guarded.stdout).toContain(
+      'Run `quire confirm-deletes s-handbook` to push the deletions',
+    );
   });
 });
 

@@ -41,11 +41,7 @@ export interface DesktopShellOptions {
 const MINUTE = 60_000;
 
 /** Commands after which the background sync starts again (a new connection or interval). */
-const RESTARTS_WATCHER: ReadonlySet<string> = new Set([
-  'login',
-  'logout',
-  'startDemo',
-]);
+const RESTARTS_WATCHER: ReadonlySet<string> = new Set(['login', 'logout', 'startDemo']);
 
 /**
  * The desktop app around one QuireApp: the background sync, the tray, the notifications, the

@@ -74,18 +74,16 @@ export function spaceStatuses(ctx: EngineContext): SpaceStatus[] {
  */
 function problemsOf(ctx: EngineContext, spaceId: string): SyncProblem[] {
   const recorded = ctx.problems.list(spaceId).filter((problem) => problem.kind !== 'push-failed');
-  const refused = ctx.refused.problems(spaceId).map(
-    (problem, index): SyncProblem => ({
-      // Not rows of sync_problems: negative ids keep them apart from recorded ones.
-      id: -(index + 1),
-      spaceId,
-      kind: 'push-failed',
-      path: problem.path,
-      pageId: problem.pageId,
-      message: problem.message,
-      createdAt: '',
-    }),
-  );
+  const refused = ctx.refused.problems(spaceId).map((problem, index): SyncProblem => ({
+    // Not rows of sync_problems: negative ids keep them apart from recorded ones.
+    id: -(index + 1),
+    spaceId,
+    kind: 'push-failed',
+    path: problem.path,
+    pageId: problem.pageId,
+    message: problem.message,
+    createdAt: '',
+  }));
   return [...recorded, ...refused];
 }
 

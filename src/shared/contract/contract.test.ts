@@ -121,7 +121,7 @@ const settings = {
   changeRequestSubject: null,
   defaultChangeRequestSubject: 'Edits from laptop',
   syncIntervalMs: 30_000,
-  ignorePatterns: ["drafts/"],
+  ignorePatterns: ['drafts/'],
 };
 
 const changeRequest: ChangeRequestSummary = {
