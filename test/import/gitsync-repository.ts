@@ -63,7 +63,7 @@ export function gitSyncRepository(imageBytes: number): Map<string, string | Buff
   );
   files.set(
     'getting-started/first-steps.md',
-    '---\nicon: rocket\n---\n\n# First steps\n\n## Install\n\nBack to [the start](../README.md).\n',
+    '---\nicon: rocket\n---\n\n# First steps\n\n## Install\n\nBack to [the start](../).\n',
   );
   files.set(
     'getting-started/Café crème.md',
