@@ -80,6 +80,13 @@ describe('GET /v1/orgs/{organizationId}/change-requests', () => {
     ]);
     expect(await list({ requestedReviewer: 'u-cleo' })).toEqual(['B open']);
     expect(await list({ site: 'site-1' })).toEqual([]);
+    // A docs site publishing space A: its change requests.
+    const created = await t.request('POST', '/v1/orgs/o-acme/sites', TOKENS.ada, {
+      title: 'Site of A',
+      spaces: ['s-cr-a'],
+    });
+    const site = (await created.json()) as { id: string };
+    expect(await list({ site: site.id, status: [ChangeRequestStatus.Open] })).toEqual(['A open']);
     expect(await list({ orderBy: 'createdAt' as never, finding: 'all' })).toHaveLength(3);
   });
 

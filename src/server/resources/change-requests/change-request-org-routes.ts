@@ -73,8 +73,8 @@ export function changeRequestOrgRoutes(app: TypedApp, ctx: ServerContext): void 
       const { organizationId } = request.params;
       const membership = access.requireOrg(userId, organizationId);
       const query = request.query;
-      // No docs sites, site topics or style-guide runs exist here: nothing is linked to one.
-      if (query.site ?? query.topic ?? query.styleguideRun) return listEnvelope([], undefined, 0);
+      // No site topics or style-guide runs exist here: nothing is linked to one.
+      if (query.topic ?? query.styleguideRun) return listEnvelope([], undefined, 0);
       const page = paginate<ChangeRequestRow>(
         db,
         orgChangeRequestsQuery({
@@ -83,6 +83,7 @@ export function changeRequestOrgRoutes(app: TypedApp, ctx: ServerContext): void 
           guest: membership.role === null,
           statuses: [...new Set<ChangeRequestStatus>(query.status ?? ['open'])],
           space: query.space,
+          site: query.site,
           creator: query.creator,
           contributor: query.contributor,
           requestedReviewer: query.requestedReviewer,

@@ -8,6 +8,8 @@ export interface OrgChangeRequestFilter {
   guest: boolean;
   statuses: readonly ChangeRequestStatus[];
   space?: string | undefined;
+  /** Change requests of the spaces a docs site publishes (its site spaces). */
+  site?: string | undefined;
   creator?: string | undefined;
   contributor?: string | undefined;
   requestedReviewer?: string | undefined;
@@ -36,6 +38,7 @@ export function orgChangeRequestsQuery(filter: OrgChangeRequestFilter): KeysetQu
   }
   const optional: [string | undefined, string][] = [
     [filter.space, 'cr.space_id = ?'],
+    [filter.site, 'cr.space_id IN (SELECT ss.space_id FROM site_spaces ss WHERE ss.site_id = ?)'],
     [filter.creator, 'cr.created_by = ?'],
     [
       filter.contributor,
@@ -65,6 +68,7 @@ export function orgChangeRequestsQuery(filter: OrgChangeRequestFilter): KeysetQu
       filter.userId,
       [...filter.statuses].sort(),
       filter.space ?? null,
+      filter.site ?? null,
       filter.creator ?? null,
       filter.contributor ?? null,
       filter.requestedReviewer ?? null,
