@@ -102,7 +102,7 @@ describe.skipIf(!available)('the views in Chromium', () => {
       name: 'quire_session',
       httpOnly: true,
       sameSite: 'Strict',
-      path: '/app',
+      path: '/',
     });
     expect(cookie!.value).not.toContain(TOKENS.ada);
     expect(await page.evaluate('document.cookie')).toBe('');
