@@ -1,5 +1,5 @@
 import type { RemoteFile, RemotePage, RemoteRevision } from '../sync-ports';
-import { contentHash } from './content-hash';
+import { storePageRows } from './cached-page-rows';
 import type { CacheDb } from './open-cache-database';
 
 /** A file of a space's synced revision, with the hash of the bytes downloaded for it. */
@@ -29,9 +29,6 @@ interface FileRow {
   content_hash: string | null;
 }
 
-/** Fields of a page kept as columns; everything else goes into `meta`. */
-const COLUMN_FIELDS = new Set(['id', 'type', 'title', 'markdown', 'pages', 'updatedAt']);
-
 /**
  * Queries over `revisions`, `pages`, `bodies` and `files`: the content of each space's synced
  * revision. Bodies are shared by hash, so a page that did not change costs nothing to keep, and a
@@ -54,39 +51,25 @@ export class ContentCache {
     db.prepare('DELETE FROM pages WHERE space_id = ?').run(spaceId);
     db.prepare('DELETE FROM files WHERE space_id = ?').run(spaceId);
     db.prepare('DELETE FROM revisions WHERE space_id = ?').run(spaceId);
-    const insertBody = db.prepare('INSERT OR IGNORE INTO bodies (hash, markdown) VALUES (?, ?)');
     const insertPage = db.prepare(
       `INSERT INTO pages (space_id, id, parent_id, position, type, title, meta, body_hash, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     let pageCount = 0;
-    const visit = (pages: readonly RemotePage[], parentId: string | null) => {
-      pages.forEach((page, position) => {
-        let bodyHash: string | null = null;
-        if (page.type === 'document') {
-          const markdown = page.markdown ?? '';
-          bodyHash = contentHash(markdown);
-          insertBody.run(bodyHash, markdown);
-        }
-        const meta = Object.fromEntries(
-          Object.entries(page).filter(([key]) => !COLUMN_FIELDS.has(key)),
-        );
-        insertPage.run(
-          spaceId,
-          page.id,
-          parentId,
-          position,
-          page.type,
-          page.title,
-          JSON.stringify(meta),
-          bodyHash,
-          page.updatedAt ?? null,
-        );
-        pageCount++;
-        visit(page.pages, page.id);
-      });
-    };
-    visit(revision.pages, null);
+    storePageRows(db, revision.pages, ({ page, parentId, position, meta, bodyHash }) => {
+      insertPage.run(
+        spaceId,
+        page.id,
+        parentId,
+        position,
+        page.type,
+        page.title,
+        meta,
+        bodyHash,
+        page.updatedAt ?? null,
+      );
+      pageCount++;
+    });
 
     const insertFile = db.prepare(
       `INSERT INTO files (space_id, id, name, content_type, size, download_url, width, height, content_hash)

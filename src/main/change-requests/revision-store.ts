@@ -1,4 +1,4 @@
-import { contentHash } from '../cache/content-hash';
+import { storePageRows } from '../cache/cached-page-rows';
 import type { CacheDb } from '../cache/open-cache-database';
 import type { RemotePage } from '../sync-ports';
 
@@ -14,9 +14,6 @@ export interface RevisionPageRow {
   bodyHash: string | null;
   markdown: string | null;
 }
-
-/** Fields of a page kept as columns; everything else goes into `meta`. */
-const COLUMN_FIELDS = new Set(['id', 'type', 'title', 'markdown', 'pages', 'updatedAt']);
 
 /**
  * The revisions change requests are compared at (`change_request_revisions`/`_pages`). Bodies
@@ -45,38 +42,24 @@ export class ChangeRequestRevisionStore {
       db.prepare(
         'INSERT INTO change_request_revisions (space_id, id, fetched_at) VALUES (?, ?, ?)',
       ).run(spaceId, revisionId, at);
-      const insertBody = db.prepare('INSERT OR IGNORE INTO bodies (hash, markdown) VALUES (?, ?)');
       const insertPage = db.prepare(
         `INSERT OR IGNORE INTO change_request_pages
            (space_id, revision_id, id, parent_id, position, type, title, meta, body_hash)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
-      const visit = (list: readonly RemotePage[], parentId: string | null) => {
-        list.forEach((page, position) => {
-          let hash: string | null = null;
-          if (page.type === 'document') {
-            const markdown = page.markdown ?? '';
-            hash = contentHash(markdown);
-            insertBody.run(hash, markdown);
-          }
-          const meta = Object.fromEntries(
-            Object.entries(page).filter(([key]) => !COLUMN_FIELDS.has(key)),
-          );
-          insertPage.run(
-            spaceId,
-            revisionId,
-            page.id,
-            parentId,
-            position,
-            page.type,
-            page.title,
-            JSON.stringify(meta),
-            hash,
-          );
-          visit(page.pages, page.id);
-        });
-      };
-      visit(pages, null);
+      storePageRows(db, pages, ({ page, parentId, position, meta, bodyHash }) =>
+        insertPage.run(
+          spaceId,
+          revisionId,
+          page.id,
+          parentId,
+          position,
+          page.type,
+          page.title,
+          meta,
+          bodyHash,
+        ),
+      );
     })();
   }
 
