@@ -58,6 +58,7 @@ import { checkServerUrl, login } from './login';
 import { resolveOpenPathTarget } from './open-path-target';
 import { moveMirrorFolder } from './move-mirror-folder';
 import { settingsUpdate, watchSettingsChanged } from './settings-update';
+import { WatchRestarts } from './watch-restarts';
 
 export interface QuireAppOptions {
   readonly services: AppServices;
@@ -91,10 +92,8 @@ export class QuireApp implements QuireCommandHandlers {
   private readonly services: AppServices;
   private readonly sessions: EngineSessions;
   private watchControl: WatchControl | undefined;
-  /** Stops the watcher of this process so it starts again with the saved settings. */
-  private reopenWatch: (() => void) | undefined;
-  /** A task that needs the watcher stopped (a folder move): the watcher waits for `resumed`. */
-  private watchHold: { stopped: () => void; resumed: Promise<void> } | undefined;
+  /** This process's watcher, started again for new settings or stopped for a folder move. */
+  private readonly restarts = new WatchRestarts();
   /**
    * The watcher stopped on a rejected token: the status says so until the next login (the
    * watcher's runtime record, which said it, is cleared when it stops).
@@ -342,8 +341,8 @@ export class QuireApp implements QuireCommandHandlers {
       await writeQuireConfig(this.services.home, config);
       // The engine takes its settings when it opens: the next command (or the watcher, started
       // again) opens it with these.
-      if (this.reopenWatch === undefined) await this.sessions.close();
-      else if (watchSettingsChanged(previous, config)) this.reopenWatch();
+      if (!this.restarts.watching) await this.sessions.close();
+      else if (watchSettingsChanged(previous, config)) this.restarts.reopen();
       return this.settingsOf(config);
     });
   }
@@ -351,7 +350,7 @@ export class QuireApp implements QuireCommandHandlers {
   async moveFolder(args: { folder: string }): Promise<QuireSettings> {
     return this.command(async () => {
       let moved: QuireConfig | undefined;
-      await this.withWatchStopped(() =>
+      await this.restarts.whileStopped(() =>
         this.holdingDrainLock('moving the mirror folder', async () => {
           const config = await requireConfig(this.services.home);
           await moveMirrorFolder(config.folder, args.folder, this.services.home.root, (folder) => {
@@ -443,52 +442,14 @@ export class QuireApp implements QuireCommandHandlers {
   }
 
   async watch(options: AppWatchOptions): Promise<SyncStatusSnapshot> {
-    return this.command(async () => {
-      for (;;) {
-        const reopen = new AbortController();
-        this.reopenWatch = () => reopen.abort();
-        let status: SyncStatusSnapshot;
-        try {
-          status = await this.watchSession(
-            options,
-            AbortSignal.any([options.signal, reopen.signal]),
-          );
-        } catch (error) {
-          this.watchHold?.stopped();
-          throw error;
-        } finally {
-          this.reopenWatch = undefined;
-        }
-        if (!reopen.signal.aborted) return status;
-        // Settings the engine takes when it opens changed: open it again with them.
-        await this.sessions.close();
-        const hold = this.watchHold;
-        hold?.stopped();
-        if (options.signal.aborted) return status;
-        if (hold !== undefined) await hold.resumed;
-      }
-    });
-  }
-
-  /**
-   * Runs `task` while no watcher of this process runs (a folder move): the watcher stops after
-   * the request in flight, and starts again after the task.
-   */
-  private async withWatchStopped<T>(task: () => Promise<T>): Promise<T> {
-    const reopen = this.reopenWatch;
-    if (reopen === undefined || this.watchHold !== undefined) return task();
-    let resume = () => {};
-    let stopped = () => {};
-    const hasStopped = new Promise<void>((resolve) => (stopped = resolve));
-    this.watchHold = { stopped, resumed: new Promise<void>((resolve) => (resume = resolve)) };
-    reopen();
-    await hasStopped;
-    try {
-      return await task();
-    } finally {
-      this.watchHold = undefined;
-      resume();
-    }
+    return this.command(() =>
+      this.restarts.run(
+        options.signal,
+        (signal) => this.watchSession(options, signal),
+        // Settings the engine takes when it opens changed: the next run opens it with them.
+        () => this.sessions.close(),
+      ),
+    );
   }
 
   private async watchSession(
