@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseLink, parseSummary, type SummaryEntry } from './parse-summary';
+import { parseLink } from '../../shared/gitsync/summary-syntax';
+import { parseSummary, type SummaryEntry } from './parse-summary';
 
 function titles(entries: readonly SummaryEntry[]): unknown[] {
   return entries.map((entry) => {

@@ -1,12 +1,11 @@
 /**
  * SUMMARY.md → its entries, for the server's import. The same line grammar as the desktop's
- * reader (src/main/mirror/parse-summary.ts, which the server may not import): a first `# …`
+ * reader (src/main/mirror/parse-summary.ts), sharing its lexical pieces (summary-syntax.ts): a first `# …`
  * heading, `## Group` headings (an `<a id>` pins the slug), thematic breaks ending a group,
  * `* [Title](path.md "link title")` bullets nested by indentation. A fenced computed-page block
  * is skipped with a problem (the server has no computed pages); so is any other line.
  */
-import { unescapeMarkdown } from '../../shared/gitsync/page-title';
-import { titleSlug } from '../../shared/gitsync/title-slug';
+import { columns, groupTitle, parseLink } from '../../shared/gitsync/summary-syntax';
 
 export type SummaryEntry =
   | {
@@ -86,12 +85,6 @@ export function summaryEntries(text: string): {
   return { entries: top, problems };
 }
 
-function columns(whitespace: string): number {
-  let width = 0;
-  for (const char of whitespace) width = char === '\t' ? width + 4 - (width % 4) : width + 1;
-  return width;
-}
-
 function fenceEnd(lines: readonly string[], start: number, opening: string): number {
   for (let i = start; i < lines.length; i += 1) {
     const trimmed = (lines[i] ?? '').trim();
@@ -100,69 +93,4 @@ function fenceEnd(lines: readonly string[], start: number, opening: string): num
     }
   }
   return lines.length - 1;
-}
-
-function groupTitle(raw: string): { title: string; slug: string } {
-  const anchor = /(?<!\\)<a\s[^<>]*\bid="([^"]*)"[^<>]*>\s*<\/a>\s*$/i.exec(raw);
-  const title = unescapeMarkdown(anchor ? raw.slice(0, anchor.index) : raw).trim();
-  const id = anchor?.[1] === undefined ? '' : decodeHtml(anchor[1]);
-  return { title, slug: id || titleSlug(title) };
-}
-
-/** `[text](destination "title")` filling the whole bullet (see the desktop's parseLink). */
-function parseLink(
-  content: string,
-): { title: string; destination: string; linkTitle?: string } | undefined {
-  if (!content.startsWith('[')) return undefined;
-  let depth = 0;
-  let i = 0;
-  for (; i < content.length; i += 1) {
-    const char = content[i];
-    if (char === '\\') i += 1;
-    else if (char === '[') depth += 1;
-    else if (char === ']' && --depth === 0) break;
-  }
-  if (depth !== 0 || content[i + 1] !== '(') return undefined;
-  const title = unescapeMarkdown(content.slice(1, i));
-  let rest = content.slice(i + 2);
-  let destination: string;
-  if (rest.startsWith('<')) {
-    const close = rest.indexOf('>');
-    if (close === -1) return undefined;
-    destination = rest.slice(1, close);
-    rest = rest.slice(close + 1);
-  } else {
-    let parens = 0;
-    let j = 0;
-    for (; j < rest.length; j += 1) {
-      const char = rest[j];
-      if (char === '\\') j += 1;
-      else if (char === '(') parens += 1;
-      else if (char === ')') {
-        if (parens === 0) break;
-        parens -= 1;
-      } else if (char === ' ' || char === '\t') break;
-    }
-    destination = rest.slice(0, j);
-    rest = rest.slice(j);
-  }
-  const tail =
-    /^[ \t]*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|\(((?:[^()\\]|\\.)*)\))?[ \t]*\)$/.exec(
-      rest,
-    );
-  if (!tail) return undefined;
-  const linkTitle = tail[1] ?? tail[2] ?? tail[3];
-  return {
-    title,
-    destination: unescapeMarkdown(destination),
-    ...(linkTitle ? { linkTitle: unescapeMarkdown(linkTitle) } : {}),
-  };
-}
-
-function decodeHtml(text: string): string {
-  return text
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 }
