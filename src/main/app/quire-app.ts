@@ -33,6 +33,7 @@ import type {
 } from '../../shared/contract/local-changes';
 import type {
   AppInfo,
+  CommandArgs,
   CommandName,
   NoArgs,
   QuireCommandHandlers,
@@ -59,6 +60,10 @@ import { resolveOpenPathTarget } from './open-path-target';
 import { moveMirrorFolder } from './move-mirror-folder';
 import { settingsUpdate, watchSettingsChanged } from './settings-update';
 import { WatchRestarts } from './watch-restarts';
+import { CheckoutCommands } from './review/checkout-commands';
+import { CommentCommands } from './review/comment-commands';
+import { ReviewActionCommands } from './review/review-action-commands';
+import type { ReviewContext } from './review/review-context';
 
 export interface QuireAppOptions {
   readonly services: AppServices;
@@ -101,6 +106,12 @@ export class QuireApp implements QuireCommandHandlers {
   private tokenRejected = false;
   /** What was last announced, so an unchanged list is not sent again. */
   private announced: { conflicts?: string; problems?: string } = {};
+  /** The review commands (src/main/app/review/): comments, actions, checkouts. */
+  private readonly review: {
+    comments: CommentCommands;
+    actions: ReviewActionCommands;
+    checkouts: CheckoutCommands;
+  };
 
   constructor(private readonly options: QuireAppOptions) {
     this.services = options.services;
@@ -110,6 +121,17 @@ export class QuireApp implements QuireCommandHandlers {
       onProgress: (progress) => this.events.emit('progress', progress),
       onActivity: (entry) => this.events.emit('activity', entry),
     });
+    const context: ReviewContext = {
+      home: options.services.home,
+      withSession: (needsToken, task) =>
+        this.command(async () => task(await this.sessions.open(needsToken, false))),
+      emit: (event, payload) => this.events.emit(event, payload),
+    };
+    this.review = {
+      comments: new CommentCommands(context),
+      actions: new ReviewActionCommands(context),
+      checkouts: new CheckoutCommands(context),
+    };
   }
 
   on<E extends EventName>(event: E, listener: QuireEventListener<E>): () => void {
@@ -441,6 +463,31 @@ export class QuireApp implements QuireCommandHandlers {
     });
   }
 
+  // --- Review: each command is one method of src/main/app/review/.
+  comments = (a: Args<'comments'>) => this.review.comments.comments(a);
+  postComment = (a: Args<'postComment'>) => this.review.comments.postComment(a);
+  replyToComment = (a: Args<'replyToComment'>) => this.review.comments.replyToComment(a);
+  editComment = (a: Args<'editComment'>) => this.review.comments.editComment(a);
+  deleteComment = (a: Args<'deleteComment'>) => this.review.comments.deleteComment(a);
+  reactToComment = (a: Args<'reactToComment'>) => this.review.comments.reactToComment(a);
+  setCommentResolved = (a: Args<'setCommentResolved'>) =>
+    this.review.comments.setCommentResolved(a);
+  setChangeRequestSubject = (a: Args<'setChangeRequestSubject'>) =>
+    this.review.actions.setChangeRequestSubject(a);
+  setChangeRequestStatus = (a: Args<'setChangeRequestStatus'>) =>
+    this.review.actions.setChangeRequestStatus(a);
+  setReviewers = (a: Args<'setReviewers'>) => this.review.actions.setReviewers(a);
+  reviewChangeRequest = (a: Args<'reviewChangeRequest'>) =>
+    this.review.actions.reviewChangeRequest(a);
+  updateChangeRequest = (a: Args<'updateChangeRequest'>) =>
+    this.review.actions.updateChangeRequest(a);
+  mergeChangeRequest = (a: Args<'mergeChangeRequest'>) => this.review.actions.mergeChangeRequest(a);
+  exportChangeRequestPdf = (a: Args<'exportChangeRequestPdf'>) =>
+    this.review.actions.exportChangeRequestPdf(a);
+  checkoutChangeRequest = (a: Args<'checkoutChangeRequest'>) =>
+    this.review.checkouts.checkoutChangeRequest(a);
+  checkouts = (a: Args<'checkouts'>) => this.review.checkouts.checkouts(a);
+
   async watch(options: AppWatchOptions): Promise<SyncStatusSnapshot> {
     return this.command(() =>
       this.restarts.run(
@@ -573,6 +620,8 @@ export class QuireApp implements QuireCommandHandlers {
     this.events.emit(event, list as never);
   }
 }
+
+type Args<K extends CommandName> = CommandArgs<K>;
 
 function withTokenRejected(status: SyncStatusSnapshot): SyncStatusSnapshot {
   return { ...status, state: 'error', error: TOKEN_REJECTED_MESSAGE, tokenRejected: true };

@@ -34,6 +34,13 @@ export type CommandError =
   | { kind: 'unknown-refused-change'; message: string; id: number }
   /** No mirrored change request has this number in this space (or no synced space has that name). */
   | { kind: 'unknown-change-request'; message: string; space: string; number: number | null }
+  /** No comment (or reply) has this id there: never mirrored, or deleted. */
+  | { kind: 'unknown-comment'; message: string; commentId: string }
+  /**
+   * The server refused a review action for a reason the user can read (merging a merged change
+   * request, reviewing one's own, a subject too long); `status` is the HTTP status.
+   */
+  | { kind: 'refused'; message: string; status: number }
   /** Another process syncs this home right now. */
   | { kind: 'busy'; message: string; runner: RunnerInfo | null }
   /** A sync that could not pull anything at all (listing failed): the typed reason. */

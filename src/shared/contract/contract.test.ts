@@ -3,7 +3,8 @@ import type { ActivityEntry, WatchRunSummary } from './activity';
 import type { CommandError, CommandErrorKind } from './command-error';
 import type { ConflictListing } from './conflicts';
 import type { RefusedChangeListing } from './local-changes';
-import type { ChangeRequestSummary } from './change-requests';
+import type { ChangeRequestDetail, ChangeRequestSummary } from './change-requests';
+import type { ChangeRequestCheckout, CommentThread, CommentView } from './review';
 import {
   COMMAND_NAMES,
   type CommandArgs,
@@ -143,6 +144,65 @@ const changeRequest: ChangeRequestSummary = {
   url: null,
 };
 
+const detail: ChangeRequestDetail = {
+  ...changeRequest,
+  revision: 'r-2',
+  baseRevision: 'r-1',
+  reviews: [
+    {
+      reviewer: { id: 'u-2', displayName: 'Bo' },
+      status: 'changes-requested',
+      outdated: false,
+      createdAt: entry.at,
+    },
+  ],
+  requestedReviewers: [{ user: { id: 'u-1', displayName: 'Ada' }, requestedAt: entry.at }],
+  contributors: [
+    {
+      user: { id: 'u-2', displayName: 'Bo' },
+      actionType: 'edit',
+      count: 1,
+      updatedAt: entry.at,
+    },
+  ],
+  fetchedAt: entry.at,
+};
+
+const reply: CommentView = {
+  id: 'local-2',
+  author: { id: 'u-ada', displayName: 'Ada' },
+  body: 'Fixed in **p. 2**',
+  postedAt: '2026-01-02T00:00:00.000Z',
+  editedAt: null,
+  reactions: [],
+  pending: 'create',
+  problem: null,
+  canEdit: true,
+};
+
+const thread: CommentThread = {
+  ...reply,
+  id: 'c-1',
+  author: { id: 'u-2', displayName: 'Bo' },
+  body: 'Typo?',
+  pending: null,
+  reactions: [{ emoji: '👍', count: 2, mine: true }],
+  page: { id: 'p-1', title: 'Setup', path: 'guides/setup' },
+  resolved: false,
+  replies: [reply],
+};
+
+const checkout: ChangeRequestCheckout = {
+  spaceId: 's-1',
+  space: 'Handbook',
+  number: 4,
+  subject: 'Fix setup',
+  status: 'open',
+  folder: '/home/ada/Quire/Acme/Handbook (change requests)/4 Fix setup',
+  pending: 1,
+  closedWithPendingEdits: false,
+};
+
 const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandResult<K> } } = {
   appInfo: { args: {}, result: { name: 'Quire', version: '0.1.0' } },
   checkServerUrl: {
@@ -232,32 +292,7 @@ const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandRes
     result: { launchAtLogin: false, notifications: false },
   },
   changeRequests: { args: {}, result: [changeRequest] },
-  changeRequest: {
-    args: { space: 's-1', number: 4 },
-    result: {
-      ...changeRequest,
-      revision: 'r-2',
-      baseRevision: 'r-1',
-      reviews: [
-        {
-          reviewer: { id: 'u-2', displayName: 'Bo' },
-          status: 'changes-requested',
-          outdated: false,
-          createdAt: entry.at,
-        },
-      ],
-      requestedReviewers: [{ user: { id: 'u-1', displayName: 'Ada' }, requestedAt: entry.at }],
-      contributors: [
-        {
-          user: { id: 'u-2', displayName: 'Bo' },
-          actionType: 'edit',
-          count: 1,
-          updatedAt: entry.at,
-        },
-      ],
-      fetchedAt: entry.at,
-    },
-  },
+  changeRequest: { args: { space: 's-1', number: 4 }, result: detail },
   pinChangeRequest: { args: { space: 'Handbook', number: 4, pinned: true }, result: null },
   changeRequestDiff: {
     args: { space: 'Handbook', number: 4 },
@@ -302,6 +337,58 @@ const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandRes
       ],
     },
   },
+  comments: { args: { space: 'Handbook', number: 4, pageId: null }, result: [thread] },
+  postComment: {
+    args: { space: 'Handbook', number: null, pageId: 'p-1', body: 'Typo?' },
+    result: thread,
+  },
+  replyToComment: {
+    args: { space: 'Handbook', number: 4, commentId: 'c-1', body: 'Fixed' },
+    result: reply,
+  },
+  editComment: {
+    args: { space: 'Handbook', number: 4, commentId: 'c-1', replyId: null, body: 'Typo!' },
+    result: null,
+  },
+  deleteComment: {
+    args: { space: 'Handbook', number: 4, commentId: 'c-1', replyId: 'local-2' },
+    result: null,
+  },
+  reactToComment: {
+    args: { space: 'Handbook', number: 4, commentId: 'c-1', replyId: null, emoji: '👍', add: true },
+    result: null,
+  },
+  setCommentResolved: {
+    args: { space: 'Handbook', number: 4, commentId: 'c-1', resolved: true },
+    result: null,
+  },
+  setChangeRequestSubject: { args: { space: 'Handbook', number: 4, subject: 'Fix' }, result: null },
+  setChangeRequestStatus: { args: { space: 'Handbook', number: 4, status: 'open' }, result: null },
+  setReviewers: {
+    args: { space: 'Handbook', number: 4, add: ['bo@example.com'], remove: [] },
+    result: null,
+  },
+  reviewChangeRequest: {
+    args: { space: 'Handbook', number: 4, verdict: 'changes-requested', comment: 'See p. 2' },
+    result: detail,
+  },
+  updateChangeRequest: {
+    args: { space: 'Handbook', number: 4 },
+    result: { result: 'unchanged', revision: 'r-3' },
+  },
+  mergeChangeRequest: {
+    args: { space: 'Handbook', number: 4 },
+    result: {
+      result: 'conflicts',
+      pages: [{ pageId: 'p-1', title: 'Setup', path: 'guides/setup' }],
+    },
+  },
+  exportChangeRequestPdf: {
+    args: { space: 'Handbook', number: 4, pageId: null, file: null },
+    result: { file: '/home/ada/Downloads/Handbook #4.pdf', bytes: 2048 },
+  },
+  checkoutChangeRequest: { args: { space: 'Handbook', number: 4 }, result: checkout },
+  checkouts: { args: {}, result: [checkout] },
 };
 
 const events: { [E in EventName]: QuireEvents[E] } = {
@@ -311,6 +398,14 @@ const events: { [E in EventName]: QuireEvents[E] } = {
   conflicts: [conflict],
   activity: entry,
   run,
+  notification: {
+    kind: 'reply',
+    spaceId: 's-1',
+    number: 4,
+    title: 'Bo replied on #4 Fix the install guide',
+    body: 'Done.',
+  },
+  reviewChanged: { spaceId: 's-1', number: null },
 };
 
 const syncErrors: { [K in SyncErrorKind]: Extract<SyncError, { kind: K }> } = {
@@ -349,6 +444,8 @@ const commandErrors: { [K in CommandErrorKind]: Extract<CommandError, { kind: K 
     number: 4,
   },
   unavailable: { kind: 'unavailable', message: 'm', command: 'startDemo' },
+  'unknown-comment': { kind: 'unknown-comment', message: 'm', commentId: 'c-9' },
+  refused: { kind: 'refused', message: 'm', status: 409 },
   busy: { kind: 'busy', message: 'm', runner: null },
   'sync-failed': { kind: 'sync-failed', message: 'm', error: syncErrors.offline },
   unexpected: { kind: 'unexpected', message: 'm' },

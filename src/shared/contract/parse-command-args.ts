@@ -29,6 +29,11 @@ const MAX_PAGE_TEXT = 2_000_000;
 const MIN_SYNC_INTERVAL_MS = 1000;
 const MAX_SYNC_INTERVAL_MS = 24 * 60 * 60 * 1000;
 const MAX_PATTERNS = 100;
+/** The server's limits: a subject of 100 characters, a comment body of 64 KiB. */
+const MAX_SUBJECT = 100;
+const MAX_COMMENT = 64 * 1024;
+const MAX_ID = 128;
+const MAX_PEOPLE = 50;
 const MAX_PATTERN = 256;
 
 class ArgumentError extends Error {
@@ -113,7 +118,140 @@ const ARG_PARSERS: { [K in CommandName]: (args: Fields) => CommandArgs<K> } = {
   changeRequest: changeRequestRef,
   changeRequestDiff: changeRequestRef,
   pinChangeRequest: (a) => ({ ...changeRequestRef(a, ['pinned']), pinned: flag(a, 'pinned') }),
+  comments: (a) => ({ ...commentsRef(a, ['pageId']), pageId: idOrNull(a, 'pageId') }),
+  postComment: (a) => ({
+    ...commentsRef(a, ['pageId', 'body']),
+    pageId: idOrNull(a, 'pageId'),
+    body: commentBody(a),
+  }),
+  replyToComment: (a) => ({
+    ...commentsRef(a, ['commentId', 'body']),
+    commentId: id(a, 'commentId'),
+    body: commentBody(a),
+  }),
+  editComment: (a) => ({ ...commentItemRef(a, ['body']), body: commentBody(a) }),
+  deleteComment: (a) => commentItemRef(a),
+  reactToComment: (a) => ({
+    ...commentItemRef(a, ['emoji', 'add']),
+    emoji: emoji(a, 'emoji'),
+    add: flag(a, 'add'),
+  }),
+  setCommentResolved: (a) => ({
+    ...commentsRef(a, ['commentId', 'resolved']),
+    commentId: id(a, 'commentId'),
+    resolved: flag(a, 'resolved'),
+  }),
+  setChangeRequestSubject: (a) => {
+    const ref = changeRequestRef(a, ['subject']);
+    const subject = text(a, 'subject', MAX_SUBJECT).trim();
+    if (subject === '') throw new ArgumentError('subject', 'subject must not be empty');
+    return { ...ref, subject };
+  },
+  setChangeRequestStatus: (a) => {
+    const ref = changeRequestRef(a, ['status']);
+    const status = a['status'];
+    if (status !== 'draft' && status !== 'open' && status !== 'archived') {
+      throw new ArgumentError('status', 'status must be "draft", "open" or "archived"');
+    }
+    return { ...ref, status };
+  },
+  setReviewers: (a) => ({
+    ...changeRequestRef(a, ['add', 'remove']),
+    add: people(a, 'add'),
+    remove: people(a, 'remove'),
+  }),
+  reviewChangeRequest: (a) => {
+    const ref = changeRequestRef(a, ['verdict', 'comment']);
+    const verdict = a['verdict'];
+    if (verdict !== 'approved' && verdict !== 'changes-requested') {
+      throw new ArgumentError('verdict', 'verdict must be "approved" or "changes-requested"');
+    }
+    const comment = a['comment'] === null ? null : text(a, 'comment', MAX_COMMENT);
+    return { ...ref, verdict, comment };
+  },
+  updateChangeRequest: (a) => changeRequestRef(a),
+  mergeChangeRequest: (a) => changeRequestRef(a),
+  exportChangeRequestPdf: (a) => ({
+    ...changeRequestRef(a, ['pageId', 'file']),
+    pageId: idOrNull(a, 'pageId'),
+    file: a['file'] === null ? null : text(a, 'file'),
+  }),
+  checkoutChangeRequest: (a) => changeRequestRef(a),
+  checkouts: none,
 };
+
+/** A comment's Markdown: up to the server's limit, not blank. */
+function commentBody(a: Fields): string {
+  const body = text(a, 'body', MAX_COMMENT);
+  if (body.trim() === '') throw new ArgumentError('body', 'body must not be empty');
+  return body;
+}
+
+/** A change request's comments (a number) or the space's own (`number: null`). */
+function commentsRef(
+  a: Fields,
+  extra: readonly string[] = [],
+): { space: string; number: number | null } {
+  if (a['number'] === null) {
+    only(a, ['space', 'number', ...extra]);
+    const space = text(a, 'space');
+    if (space === '') throw new ArgumentError('space', 'space must not be empty');
+    return { space, number: null };
+  }
+  return changeRequestRef(a, extra);
+}
+
+function commentItemRef(
+  a: Fields,
+  extra: readonly string[] = [],
+): { space: string; number: number | null; commentId: string; replyId: string | null } {
+  return {
+    ...commentsRef(a, ['commentId', 'replyId', ...extra]),
+    commentId: id(a, 'commentId'),
+    replyId: idOrNull(a, 'replyId'),
+  };
+}
+
+/** An id the server or the outbox gave: short, one token. */
+function id(a: Fields, field: string): string {
+  const value = text(a, field, MAX_ID);
+  if (!/^[A-Za-z0-9_-]+$/.test(value)) {
+    throw new ArgumentError(field, `${field} must be an id (letters, digits, - and _)`);
+  }
+  return value;
+}
+
+function idOrNull(a: Fields, field: string): string | null {
+  return a[field] === null ? null : id(a, field);
+}
+
+/** One emoji (or a short emoji name): a few characters, no spaces or controls. */
+function emoji(a: Fields, field: string): string {
+  const value = text(a, field, 32);
+  if (value === '' || /[\s\p{Cc}]/u.test(value)) {
+    throw new ArgumentError(field, `${field} must be one emoji`);
+  }
+  return value;
+}
+
+/** Up to MAX_PEOPLE user ids, emails or names, each one line. */
+function people(a: Fields, field: string): string[] {
+  const value = a[field];
+  if (!Array.isArray(value) || value.length > MAX_PEOPLE) {
+    throw new ArgumentError(field, `${field} must be a list of at most ${MAX_PEOPLE} people`);
+  }
+  return value.map((item: unknown, i) => {
+    if (
+      typeof item !== 'string' ||
+      item.trim() === '' ||
+      item.length > 256 ||
+      /[\0\r\n]/.test(item)
+    ) {
+      throw new ArgumentError(`${field}.${i}`, 'a reviewer is a user id, an email or a name');
+    }
+    return item.trim();
+  });
+}
 
 /** A space (id or title, non-empty) and a change request number (1 or more). */
 function changeRequestRef(

@@ -23,6 +23,16 @@ import type {
   OpenPathTarget,
 } from './host';
 import type { RefusedChangeListing, UnsyncedEditListing } from './local-changes';
+import type {
+  ChangeRequestActionOutcome,
+  ChangeRequestCheckout,
+  CommentItemRef,
+  CommentsRef,
+  CommentThread,
+  CommentView,
+  ReviewerChange,
+  ReviewVerdict,
+} from './review';
 import type { PauseState, SpaceList, SpaceStatus, SyncNowResult } from './spaces';
 import type { SyncStatusSnapshot } from './sync-status';
 
@@ -102,6 +112,51 @@ export interface QuireCommands {
   changeRequestDiff: { args: ChangeRequestRef; result: ChangeRequestDiff };
   /** Keeps a change request mirrored whatever its status (or stops); the next sync reads it. */
   pinChangeRequest: { args: ChangeRequestRef & { pinned: boolean }; result: null };
+
+  // --- Comments: read from the mirror; every change is queued in the outbox and shown at once.
+  /** Threads of a change request (or of the space), newest first, with what is still queued. */
+  comments: { args: CommentsRef & { pageId: string | null }; result: readonly CommentThread[] };
+  postComment: {
+    args: CommentsRef & { pageId: string | null; body: string };
+    result: CommentThread;
+  };
+  replyToComment: { args: CommentsRef & { commentId: string; body: string }; result: CommentView };
+  editComment: { args: CommentItemRef & { body: string }; result: null };
+  deleteComment: { args: CommentItemRef; result: null };
+  reactToComment: { args: CommentItemRef & { emoji: string; add: boolean }; result: null };
+  setCommentResolved: {
+    args: CommentsRef & { commentId: string; resolved: boolean };
+    result: null;
+  };
+
+  // --- Review actions. Subject, status and reviewers are queued when offline; a verdict, an
+  // update from main and a merge need the server and are refused offline (kind `offline`).
+  setChangeRequestSubject: { args: ChangeRequestRef & { subject: string }; result: null };
+  /** `open` marks a draft ready for review; `archived` closes it unmerged; `draft` reopens. */
+  setChangeRequestStatus: {
+    args: ChangeRequestRef & { status: 'draft' | 'open' | 'archived' };
+    result: null;
+  };
+  setReviewers: { args: ReviewerChange; result: null };
+  reviewChangeRequest: {
+    args: ChangeRequestRef & { verdict: ReviewVerdict; comment: string | null };
+    result: ChangeRequestDetail;
+  };
+  updateChangeRequest: { args: ChangeRequestRef; result: ChangeRequestActionOutcome };
+  mergeChangeRequest: { args: ChangeRequestRef; result: ChangeRequestActionOutcome };
+  /**
+   * Saves the change request (or one page of it) as a PDF: to `file` (absolute; CLI only), or,
+   * with null, to the user's Downloads folder under a fresh name. Returns where.
+   */
+  exportChangeRequestPdf: {
+    args: ChangeRequestRef & { pageId: string | null; file: string | null };
+    result: { file: string; bytes: number };
+  };
+
+  // --- Checkouts: a change request as a folder that pushes to it.
+  checkoutChangeRequest: { args: ChangeRequestRef; result: ChangeRequestCheckout };
+  /** Every checkout of this home, with what waits to be pushed. No network. */
+  checkouts: { args: NoArgs; result: readonly ChangeRequestCheckout[] };
 }
 
 export type CommandName = keyof QuireCommands;
@@ -152,6 +207,22 @@ export const COMMAND_NAMES = [
   'changeRequest',
   'changeRequestDiff',
   'pinChangeRequest',
+  'comments',
+  'postComment',
+  'replyToComment',
+  'editComment',
+  'deleteComment',
+  'reactToComment',
+  'setCommentResolved',
+  'setChangeRequestSubject',
+  'setChangeRequestStatus',
+  'setReviewers',
+  'reviewChangeRequest',
+  'updateChangeRequest',
+  'mergeChangeRequest',
+  'exportChangeRequestPdf',
+  'checkoutChangeRequest',
+  'checkouts',
 ] as const satisfies readonly CommandName[];
 
 /** Whether an untrusted value (an IPC channel's, a URL's) names a command. */

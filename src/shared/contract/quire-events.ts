@@ -1,5 +1,6 @@
 import type { ActivityEntry, WatchRunSummary } from './activity';
 import type { ConflictListing } from './conflicts';
+import type { ReviewNotification } from './review';
 import type { SyncProgress, SyncStatusProblem, SyncStatusSnapshot } from './sync-status';
 
 /** Everything the application layer announces: event name → payload (plain data). */
@@ -16,6 +17,13 @@ export interface QuireEvents {
   activity: ActivityEntry;
   /** A background sync run finished. */
   run: WatchRunSummary;
+  /** Something new on the user's change requests (a comment, a reply, a review, a merge). */
+  notification: ReviewNotification;
+  /**
+   * A change request's mirror, comments or checkout changed (locally or by a pull): screens
+   * showing it read it again. `number` null: the space's comments or the inbox as a whole.
+   */
+  reviewChanged: { spaceId: string; number: number | null };
 }
 
 export type EventName = keyof QuireEvents;
@@ -30,4 +38,6 @@ export const EVENT_NAMES = [
   'conflicts',
   'activity',
   'run',
+  'notification',
+  'reviewChanged',
 ] as const satisfies readonly EventName[];

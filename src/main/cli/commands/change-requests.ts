@@ -10,6 +10,9 @@ import {
 } from '../output/change-request-text';
 import { onCommandError } from '../output/describe-error';
 import { oneLine, plural } from '../output/text';
+import { crActionCommands } from './cr-action-commands';
+import { crCheckoutCommands } from './cr-checkout-commands';
+import { crCommentCommands } from './cr-comment-commands';
 
 const USAGE =
   'usage: quire cr list [--json] | quire cr show|diff <space> <number> [--json] | quire cr pin|unpin <space> <number>';
@@ -24,10 +27,20 @@ export const changeRequests: CliCommand = async (run, values, args) => {
   if (sub === 'show') return show(run, values, refOf(rest));
   if (sub === 'diff') return diff(run, values, refOf(rest));
   if (sub === 'pin' || sub === 'unpin') return pin(run, refOf(rest), sub === 'pin');
+  const more = sub === undefined ? undefined : REVIEW_SUBCOMMANDS[sub];
+  if (more !== undefined) return more(run, values, rest);
   throw new CliError(USAGE, EXIT_USAGE);
 };
 
-function refOf(args: readonly string[]): ChangeRequestRef {
+/** `quire cr <sub> …` beyond reading: comments, review actions, checkouts (one file each). */
+const REVIEW_SUBCOMMANDS: Readonly<Record<string, CliCommand>> = {
+  ...crCommentCommands,
+  ...crActionCommands,
+  ...crCheckoutCommands,
+};
+
+/** `<space> <number>` (the number may start with `#`). */
+export function refOf(args: readonly string[]): ChangeRequestRef {
   if (args.length !== 2) throw new CliError(USAGE, EXIT_USAGE);
   const number = args[1]!.replace(/^#/, '');
   if (!/^[1-9][0-9]{0,15}$/.test(number)) {
@@ -37,7 +50,7 @@ function refOf(args: readonly string[]): ChangeRequestRef {
 }
 
 /** An unknown space or number, in the CLI's words. */
-function known<T>(task: Promise<T>): Promise<T> {
+export function known<T>(task: Promise<T>): Promise<T> {
   return onCommandError(
     task,
     'unknown-change-request',
