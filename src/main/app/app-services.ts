@@ -17,6 +17,7 @@ import type {
 import type { SpaceList, SpaceStatus, SyncOnceResult } from '../../shared/contract/spaces';
 import type { SyncProgress, SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import type { QuireConfig, QuireHome } from '../config/quire-home';
+import type { ReviewActions } from '../review/review-actions';
 import type { RemoteWorkspace, SecretStore } from '../sync-ports';
 
 /**
@@ -121,6 +122,8 @@ export interface EngineSession {
   /** Pins or unpins; the next sync refreshes the mirror. Throws UnknownChangeRequestSpaceError. */
   pinChangeRequest(ref: ChangeRequestRef, pinned: boolean): Promise<void>;
   close(): Promise<void>;
+  /** The review actions on the mirrored change requests (src/main/review/). Needs a login. */
+  reviewActions(): ReviewActions;
 }
 
 /** No refused change has this id (never refused, already retried or dropped). */

@@ -54,6 +54,8 @@ import {
   type OpenSessionOptions,
   type WatchOptions,
 } from './app-services';
+import type { ReviewActions } from '../review/review-actions';
+import { workspaceReviewActions } from '../review/workspace-review-actions';
 import { spaceSyncResult, watchRunSummary } from './sync-results';
 import { WatchRuntimeRecord } from './watch-runtime';
 
@@ -62,6 +64,7 @@ export class SyncEngineSession implements EngineSession {
   private readonly engine: SyncEngine;
   private readonly folder: string;
   private readonly activityLog: ActivityLog;
+  private actions: ReviewActions | undefined;
 
   constructor(
     private readonly cache: CacheDb,
@@ -94,7 +97,10 @@ export class SyncEngineSession implements EngineSession {
               // Watching, the watcher backs off; a run must not sit in the drainer's waits.
               ...(options.watching ? { maxOfflineWaits: 0 } : {}),
             },
-            changeRequests: { remote: new WorkspaceChangeRequestRemote(options.remote) },
+            changeRequests: {
+              remote: new WorkspaceChangeRequestRemote(options.remote),
+              sendQueued: () => this.reviewActions().sendQueued(),
+            },
           }
         : {}),
     });
@@ -324,6 +330,14 @@ export class SyncEngineSession implements EngineSession {
 
   async close(): Promise<void> {
     this.cache.close();
+  }
+
+  reviewActions(): ReviewActions {
+    if (!(this.options.remote instanceof WorkspaceClient)) {
+      throw new Error('review actions need the server: log in first');
+    }
+    this.actions ??= workspaceReviewActions(this.cache, this.options.remote, this.log);
+    return this.actions;
   }
 
   private recordActivity(report: SyncReport): void {

@@ -138,7 +138,8 @@ async function mirrorSpace(
   }
 }
 
-async function fetchChangeRequest(
+/** Reads one change request's details and both revisions into the mirror (the actions refresh one). */
+export async function fetchChangeRequest(
   deps: ChangeRequestPullDeps,
   store: ChangeRequestStore,
   cr: RemoteChangeRequest,

@@ -62,6 +62,13 @@ export const OPTIONS = {
   space: { type: 'string' },
   subject: { type: 'string' },
   merge: { type: 'boolean' },
+  approve: { type: 'boolean' },
+  'request-changes': { type: 'boolean' },
+  comment: { type: 'string' },
+  add: { type: 'string' },
+  remove: { type: 'string' },
+  page: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

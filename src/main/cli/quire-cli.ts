@@ -54,7 +54,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   retry: ['all'],
   drop: [],
   ui: ['port', 'open'],
-  cr: ['json'],
+  cr: ['json', 'approve', 'request-changes', 'comment', 'add', 'remove', 'page', 'out'],
   import: ['space', 'subject', 'merge'],
   help: [],
 };

@@ -49,6 +49,20 @@ Commands:
                           with the changed words marked), from the cache: works offline
   cr pin|unpin <space> <number>
                           keep a change request mirrored whatever its status (or stop)
+  cr subject <space> <number> <text>
+                          rename a change request (queued while offline, sent by the next sync)
+  cr ready|archive <space> <number>
+                          mark a draft ready for review, or archive it unmerged (queued offline)
+  cr review <space> <number> --approve | --request-changes [--comment <text>]
+                          approve or request changes, with an optional comment (needs the server)
+  cr reviewers <space> <number> [--add <a,b>] [--remove <c>]
+                          list the requested reviewers, or ask and unask people (user ids, emails
+                          or names of the organization's members)
+  cr update|merge <space> <number>
+                          bring main into it, or merge it into main (needs the server); conflicts
+                          are listed with their pages (exit 2)
+  cr pdf <space> <number> [--page <id>] [--out <file>]
+                          save it (or one page) as a PDF: to <file>, or a fresh name in ~/Downloads
   import <folder> --space <spaceId> [--subject <text>] [--merge]
                           bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
                           .gitbook.yaml) into a space as one change request, open for review

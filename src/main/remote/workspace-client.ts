@@ -246,7 +246,35 @@ export class WorkspaceClient implements RemoteWorkspace {
         `File ${file.id} is ${file.size} bytes, more than the ${this.maxDownloadBytes} allowed`,
       );
     }
-    const url = this.downloadUrl(file.downloadURL, this.endpoint);
+    const expectedSize =
+      Number.isSafeInteger(file.size) && file.size >= 0 ? { expectedSize: file.size } : {};
+    return this.stream(
+      { url: file.downloadURL, maxBytes: this.maxDownloadBytes, what: `file ${file.id}` },
+      expectedSize,
+      sink,
+      signal,
+    );
+  }
+
+  /**
+   * Streams a URL the server handed out (a PDF's, say) into `sink`, through the same queue and
+   * rules as streamFile, refusing more than `maxBytes`.
+   */
+  async streamUrl(
+    request: { url: string; maxBytes: number; what: string },
+    sink: DownloadSink,
+    signal?: AbortSignal,
+  ): Promise<DownloadResult> {
+    return this.stream(request, {}, sink, signal);
+  }
+
+  private async stream(
+    request: { url: string; maxBytes: number; what: string },
+    expected: { expectedSize?: number },
+    sink: DownloadSink,
+    signal?: AbortSignal,
+  ): Promise<DownloadResult> {
+    const url = this.downloadUrl(request.url, this.endpoint);
     const withToken = url.origin === this.origin;
     const headers: Record<string, string> = withToken
       ? { authorization: `Bearer ${this.options.token}` }
@@ -257,12 +285,12 @@ export class WorkspaceClient implements RemoteWorkspace {
         {
           url,
           headers,
-          ...(Number.isSafeInteger(file.size) && file.size >= 0 ? { expectedSize: file.size } : {}),
-          maxBytes: this.maxDownloadBytes,
+          ...expected,
+          maxBytes: request.maxBytes,
           // A request that carried the token follows no redirect; the others never regain it.
           redirect: (location, from) =>
             withToken ? undefined : this.downloadUrl(location, from.href),
-          what: `file ${file.id}`,
+          what: request.what,
         },
         sink,
         signal,

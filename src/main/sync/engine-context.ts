@@ -47,6 +47,11 @@ export interface ChangeRequestMirrorOptions {
    * request per organization, and reviews are rarely a matter of seconds.
    */
   intervalMs?: number;
+  /**
+   * Sends the review actions queued offline (subject, status) before each refresh, so the pull
+   * reads them back; returns what the server refused (kept queued, marked, logged here).
+   */
+  sendQueued?(): Promise<readonly string[]>;
 }
 
 export interface SyncPushOptions {

@@ -227,6 +227,7 @@ async function mirrorChangeRequests(ctx: EngineContext, run: SyncRun): Promise<v
   const interval = options.intervalMs ?? CHANGE_REQUEST_INTERVAL_MS;
   if (Number.isFinite(last) && now - last >= 0 && now - last < interval) return;
   try {
+    for (const problem of (await options.sendQueued?.()) ?? []) ctx.log('warn', problem);
     const pulled = await pullChangeRequests({
       db: ctx.db,
       spaces: ctx.spaces,
