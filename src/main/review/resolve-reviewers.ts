@@ -20,7 +20,10 @@ export function resolveReviewer(name: string, members: readonly RemoteMember[]):
   const byName = members.filter((member) => member.displayName.toLocaleLowerCase() === folded);
   if (byName.length === 1) return byName[0]!;
   if (byName.length > 1) {
-    const who = byName.map((member) => member.email ?? member.id).join(', ');
+    const who = byName
+      .map((member) => member.email ?? member.id)
+      .sort()
+      .join(', ');
     throw new ReviewerNotResolvedError(
       `"${wanted}" names ${byName.length} members (${who}): give an email or a user id`,
     );
