@@ -58,6 +58,22 @@ export class QueuedReviewChanges {
     })();
   }
 
+  /**
+   * Forgets the waiting values of `fields` for a change request, once newer ones were sent
+   * directly: an older queued subject must not overwrite them later.
+   */
+  supersede(changeRequestId: string, fields: readonly ('subject' | 'status')[]): void {
+    this.db.transaction(() => {
+      const all = this.list().flatMap((item) => {
+        if (item.changeRequestId !== changeRequestId || item.refused !== undefined) return [item];
+        const rest = { ...item };
+        for (const field of fields) delete rest[field];
+        return rest.subject === undefined && rest.status === undefined ? [] : [rest];
+      });
+      this.save(all);
+    })();
+  }
+
   private save(all: readonly QueuedReviewChange[]): void {
     this.state.set(KEY, JSON.stringify(all));
   }

@@ -81,6 +81,7 @@ export class ReviewActions {
       this.forgetPulledAt();
       return 'queued';
     }
+    this.queue.supersede(id, Object.keys(change) as (keyof MetadataChange)[]);
     await this.refresh(cr);
     return 'sent';
   }
