@@ -160,6 +160,16 @@ describe('quire cr review actions', () => {
     );
   });
 
+  it('shows what the server refuses in its words: merging an archived change request', async () => {
+    ok(await cleo('cr', 'pin', 'Handbook', archived.number));
+    ok(await cleo('sync', '--once'));
+    const merge = await cleo('cr', 'merge', 'Handbook', archived.number);
+    expect(merge.code).toBe(1);
+    expect(merge.stderr).toContain(
+      `Change request ${archived.number} is archived: it cannot be merged (set its status to open or draft first)`,
+    );
+  });
+
   it('saves the PDF to --out, never overwriting', async () => {
     const first = ok(await dora('cr', 'pdf', 'Handbook', setup.number, '--out', 'setup.pdf'));
     expect(first.stdout).toContain(
