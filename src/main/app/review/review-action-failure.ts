@@ -2,6 +2,7 @@ import { CommandFailedError } from '../../../shared/contract/command-error';
 import {
   RemoteAuthError,
   RemoteHttpError,
+  RemoteNotFoundError,
   RemoteProtocolError,
   RemoteRedirectError,
   RemoteUnavailableError,
@@ -26,7 +27,11 @@ export function reviewActionFailure(error: unknown, action: string, server: stri
   if (error instanceof RemoteAuthError && error.status === 403) {
     return new CommandFailedError({ kind: 'forbidden', message: words }, { cause: error });
   }
-  const status = error instanceof RemoteHttpError ? (error.status ?? 0) : 0;
+  // A 404 too: the page asked for a PDF, or the change request, is gone on the server.
+  const status =
+    error instanceof RemoteHttpError || error instanceof RemoteNotFoundError
+      ? (error.status ?? 0)
+      : 0;
   if (!(error instanceof RemoteRedirectError) && status >= 400 && status < 500) {
     return new CommandFailedError({ kind: 'refused', status, message: words }, { cause: error });
   }
