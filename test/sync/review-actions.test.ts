@@ -242,6 +242,28 @@ describe('review actions', () => {
     expect(readme).toContain('Hello, reader.');
   });
 
+  it('keeps a queued change the server refuses, and says so in the activity log', async () => {
+    proxy.cut();
+    try {
+      // Dora's mirror still has it open: the merge is news to her.
+      await dora.setChangeRequestStatus({ ...welcome, status: 'draft' });
+    } finally {
+      proxy.restore();
+    }
+    await dora.syncNow({});
+    expect((await onServer(welcome)).status).toBe(ChangeRequestStatus.Merged);
+    const [latest] = (await dora.activity({ limit: 20 })).filter(
+      (entry) => entry.kind === 'failed',
+    );
+    expect(latest).toMatchObject({
+      spaceId: SPACE,
+      spaceTitle: 'Handbook',
+      summary:
+        `The server refused the status draft of change request #${welcome.number}, set offline: ` +
+        `Change request ${welcome.number} is merged: its status cannot change (kept queued, not sent again)`,
+    });
+  });
+
   it('saves the PDF without ever overwriting, to a file or to Downloads', async () => {
     const file = join(dir, 'setup.pdf');
     const first = await dora.exportChangeRequestPdf({ ...setup, pageId: null, file });

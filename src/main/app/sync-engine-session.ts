@@ -99,7 +99,7 @@ export class SyncEngineSession implements EngineSession {
             },
             changeRequests: {
               remote: new WorkspaceChangeRequestRemote(options.remote),
-              sendQueued: () => this.reviewActions().sendQueued(),
+              sendQueued: () => this.sendQueuedReviewChanges(),
             },
           }
         : {}),
@@ -338,6 +338,23 @@ export class SyncEngineSession implements EngineSession {
     }
     this.actions ??= workspaceReviewActions(this.cache, this.options.remote, this.log);
     return this.actions;
+  }
+
+  /** What the review actions queued offline; a refusal goes to the activity log, not lost. */
+  private async sendQueuedReviewChanges(): Promise<readonly string[]> {
+    const refused = await this.reviewActions().sendQueued();
+    const titles = new Map(this.engine.status().map((space) => [space.id, space.title]));
+    this.addActivity(
+      refused.map((refusal) => ({
+        at: new Date().toISOString(),
+        kind: 'failed',
+        spaceId: refusal.spaceId,
+        spaceTitle: titles.get(refusal.spaceId) ?? null,
+        summary: refusal.message,
+        files: [],
+      })),
+    );
+    return refused.map((refusal) => refusal.message);
   }
 
   private recordActivity(report: SyncReport): void {

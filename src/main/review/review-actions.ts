@@ -30,6 +30,13 @@ export interface ReviewActionsDeps {
   maxPdfBytes?: number;
 }
 
+/** A change queued offline that the server refused once sent. */
+export interface QueuedRefusal {
+  spaceId: string;
+  number: number;
+  message: string;
+}
+
 /** Subject and status: sent at once, or queued when the server cannot be reached. */
 export type MetadataChange = Pick<QueuedReviewChange, 'subject' | 'status'>;
 
@@ -145,8 +152,8 @@ export class ReviewActions {
    * Sends what was queued offline, oldest first. Stops at an unreachable server (the rest waits);
    * a change the server refuses is kept, marked, and said in the returned problems.
    */
-  async sendQueued(): Promise<string[]> {
-    const problems: string[] = [];
+  async sendQueued(): Promise<QueuedRefusal[]> {
+    const problems: QueuedRefusal[] = [];
     for (const change of this.queue.list()) {
       if (change.refused !== undefined) continue;
       const fields: MetadataChange = {
@@ -160,9 +167,10 @@ export class ReviewActions {
         if (error instanceof RemoteUnavailableError || !(error instanceof RemoteError)) break;
         const reason = error.message.replace(/^\d{3} /, '');
         this.queue.settle(change, reason);
-        problems.push(
-          `change request #${change.number}: the server refused ${describe(fields)}: ${reason}`,
-        );
+        const message =
+          `The server refused ${describe(fields)} of change request #${change.number}, ` +
+          `set offline: ${reason} (kept queued, not sent again)`;
+        problems.push({ spaceId: change.spaceId, number: change.number, message });
       }
     }
     this.forgetPulledAt();
