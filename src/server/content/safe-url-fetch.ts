@@ -202,6 +202,9 @@ export interface HopRequest {
   addresses: readonly ResolvedAddress[];
   headers: Record<string, string>;
   signal: AbortSignal;
+  /** GET unless a POST's body is sent (Git's upload-pack). */
+  method?: 'GET' | 'POST';
+  body?: Uint8Array;
 }
 
 export interface HopResponse {
@@ -210,7 +213,7 @@ export interface HopResponse {
   body: Readable;
 }
 
-/** Performs one GET to vetted addresses (default: node:http/https with a pinned lookup). */
+/** Performs one request to vetted addresses (default: node:http/https with a pinned lookup). */
 export type Transport = (request: HopRequest) => Promise<HopResponse>;
 
 export interface SafeFetchOptions {
@@ -232,6 +235,15 @@ export interface SafeFetchOptions {
   signal?: AbortSignal;
   accept?: string;
   userAgent?: string;
+  /**
+   * A POST with this body (bounded by `maxRequestBytes`, default 1 MiB). A 301/302/303 turns it
+   * into a GET without the body, as fetch() does; 307/308 repeat it to the (re-vetted) target.
+   */
+  method?: 'GET' | 'POST';
+  body?: Uint8Array;
+  maxRequestBytes?: number;
+  /** More request headers; `authorization` is dropped when a redirect leaves the origin. */
+  headers?: Record<string, string>;
 }
 
 export interface SafeFetchResult {
@@ -257,8 +269,9 @@ export const defaultLookup: HostLookup = async (hostname) => {
 };
 
 /** One GET over node:http(s), connecting only to the vetted addresses (see the module comment). */
-export const nodeTransport: Transport = ({ url, addresses, headers, signal }) =>
+export const nodeTransport: Transport = (hop) =>
   new Promise((resolve, reject) => {
+    const { url, addresses, headers, signal } = hop;
     const pinned: LookupFunction = (_hostname, options, callback) => {
       const usable = addresses.filter(
         (entry) => !options.family || entry.family === options.family,
@@ -278,7 +291,7 @@ export const nodeTransport: Transport = ({ url, addresses, headers, signal }) =>
     };
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(url, {
-      method: 'GET',
+      method: hop.method ?? 'GET',
       headers,
       lookup: pinned,
       signal,
@@ -288,7 +301,7 @@ export const nodeTransport: Transport = ({ url, addresses, headers, signal }) =>
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response });
     });
     request.once('error', reject);
-    request.end();
+    request.end(hop.body);
   });
 
 /**
@@ -309,7 +322,18 @@ export async function safeFetch(
   const headers: Record<string, string> = {
     accept: options.accept ?? '*/*',
     'user-agent': options.userAgent ?? 'Quire-Import/1.0',
+    ...options.headers,
   };
+  let method = options.method ?? 'GET';
+  let body = method === 'POST' ? options.body : undefined;
+  const maxRequestBytes = options.maxRequestBytes ?? 1024 * 1024;
+  if (body && body.byteLength > maxRequestBytes) {
+    throw new FetchLimitError(
+      `request body is larger than the ${maxRequestBytes}-byte limit`,
+      input,
+      'size',
+    );
+  }
 
   const redirects: string[] = [];
   let url = parseTarget(input, input);
@@ -328,7 +352,15 @@ export async function safeFetch(
     let response: HopResponse;
     try {
       const addresses = await abortable(vet(url, options, lookup), signal);
-      response = await abortable(transport({ url, addresses, headers, signal }), signal);
+      const hop: HopRequest = {
+        url,
+        addresses,
+        headers,
+        signal,
+        method,
+        ...(body ? { body } : {}),
+      };
+      response = await abortable(transport(hop), signal);
     } catch (error) {
       return fail(error, at);
     }
@@ -344,7 +376,13 @@ export async function safeFetch(
         );
       }
       redirects.push(at);
+      const from = url;
       url = parseTarget(location, at, url);
+      if (url.origin !== from.origin) delete headers.authorization;
+      if (response.status === 303 || (method === 'POST' && response.status < 303)) {
+        method = 'GET';
+        body = undefined;
+      }
       continue;
     }
 
