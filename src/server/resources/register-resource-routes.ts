@@ -1,5 +1,6 @@
 import { gitInfoRoutes } from '../gitsync-import/git-info-routes';
 import { importArchiveRoutes } from '../gitsync-import/import-archive-routes';
+import { gitSyncRoutes } from '../gitsync-import/git-sync-routes';
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
 import { changeRequestOrgRoutes } from './change-requests/change-request-org-routes';
@@ -45,6 +46,7 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   changeRequestContentRoutes(app, ctx);
   importArchiveRoutes(app, ctx);
   gitInfoRoutes(app, ctx);
+  gitSyncRoutes(app, ctx);
   commentRoutes(app, ctx);
   linkRoutes(app, ctx);
   searchRoutes(app, ctx);

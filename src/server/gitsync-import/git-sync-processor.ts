@@ -1,0 +1,191 @@
+import type { HostLookup, Transport } from '../content/safe-url-fetch';
+import { ApiError } from '../http/api-error';
+import type { ServerContext } from '../server-context';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
+import { fetchGitTree, GitImportError, redact } from './fetch-git-tree';
+import { guardedGitHttp, type GuardedGitOptions } from './guarded-git-http';
+import { importCollected } from './import-collected';
+import { GitSyncQueries, type GitSyncJobRow, type GitSyncOperationState } from './git-sync-queries';
+
+export interface GitSyncSettings {
+  /** Deadline of one whole operation (every request, the clone and the import). */
+  timeoutMs: number;
+  /** Deadline of one HTTP request. */
+  requestTimeoutMs: number;
+  /** Bytes the Git server may send for one operation (the pack, mostly). */
+  maxRepositoryBytes: number;
+  /** What the fetched tree may hold, as for an uploaded archive. */
+  limits: ArchiveLimits;
+  /** Exact addresses fetched although private (an operator's Git host, a test server). */
+  allowedAddresses: string[];
+}
+
+/** What the job's request asked for besides the URL and ref. */
+export interface GitJobOptions {
+  repoProjectDirectory?: string;
+  standalone?: boolean;
+  commitMessage?: string;
+}
+
+interface Outcome {
+  state: GitSyncOperationState;
+  error?: string;
+  changeRequestId?: string;
+}
+
+/**
+ * Runs Git Sync imports off the request path: the route queues a job (SQLite) and answers 204;
+ * this fetches the repository through the SSRF guard and imports it with the archive's pipeline,
+ * recording the outcome as the space's Git Sync state. One job per space at a time; jobs left by
+ * a stopped server run again at the next start. Credentials live only in memory (`secrets`).
+ */
+export class GitSyncProcessor {
+  readonly settings: GitSyncSettings = {
+    timeoutMs: 120_000,
+    requestTimeoutMs: 60_000,
+    maxRepositoryBytes: 512 * 1024 * 1024,
+    limits: DEFAULT_ARCHIVE_LIMITS,
+    allowedAddresses: [],
+  };
+  /** Stand-ins for the resolver and the network (tests). */
+  lookup: HostLookup | undefined;
+  transport: Transport | undefined;
+
+  private readonly queries: GitSyncQueries;
+  private readonly secrets = new Map<number, string>();
+  private readonly active = new Set<Promise<void>>();
+  private readonly stopController = new AbortController();
+  private started = false;
+
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly onUnexpected: (error: unknown) => void,
+  ) {
+    this.queries = new GitSyncQueries(ctx.db);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.queries.releaseClaimed();
+    this.wake();
+  }
+
+  /** Remembers a queued job's URL with its credentials (never written to the database). */
+  rememberSecretUrl(jobId: number, url: string): void {
+    this.secrets.set(jobId, url);
+  }
+
+  async stop(): Promise<void> {
+    this.stopController.abort();
+    await Promise.allSettled([...this.active]);
+  }
+
+  /** Resolves once nothing runs (tests wait on it). */
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+  }
+
+  wake(): void {
+    if (!this.started || this.stopController.signal.aborted) return;
+    for (;;) {
+      const job = this.queries.claim(this.now());
+      if (!job) return;
+      const run: Promise<void> = this.run(job)
+        .catch((error: unknown) => this.onUnexpected(error))
+        .finally(() => {
+          this.active.delete(run);
+          this.wake();
+        });
+      this.active.add(run);
+    }
+  }
+
+  private async run(job: GitSyncJobRow): Promise<void> {
+    let outcome: Outcome;
+    try {
+      outcome = await this.perform(job);
+    } catch (error) {
+      if (this.stopController.signal.aborted) {
+        this.queries.release(job);
+        return;
+      }
+      outcome = this.failure(error);
+    }
+    this.secrets.delete(job.id);
+    this.queries.finish(job, outcome, this.now());
+  }
+
+  private async perform(job: GitSyncJobRow): Promise<Outcome> {
+    const url = job.has_credentials === 1 ? this.secrets.get(job.id) : job.url;
+    if (url === undefined) {
+      return {
+        state: 'failure',
+        error:
+          'the server restarted before this operation ran, and credentials are never stored: ' +
+          'trigger it again',
+      };
+    }
+    if (job.direction === 'export') {
+      return { state: 'failure', error: 'pushing to a repository is not supported by this server' };
+    }
+    const options = JSON.parse(job.options) as GitJobOptions;
+    const deadline = AbortSignal.timeout(this.settings.timeoutMs);
+    const collector = await fetchGitTree({
+      url,
+      ref: job.ref,
+      ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
+      http: guardedGitHttp(this.guardOptions(AbortSignal.any([deadline, this.stopSignal]))),
+      limits: this.settings.limits,
+      maxRepositoryBytes: this.settings.maxRepositoryBytes,
+    }).catch((error: unknown) => {
+      throw deadline.aborted ? new TimeoutError() : error;
+    });
+    try {
+      const { row } = await importCollected(this.ctx, collector, {
+        spaceId: job.space_id,
+        userId: job.user_id,
+        subject: `Import from ${job.url} (${job.ref})`,
+        merge: options.standalone !== true,
+      });
+      return { state: 'success', changeRequestId: row.id };
+    } finally {
+      await collector.dispose();
+    }
+  }
+
+  private guardOptions(signal: AbortSignal): GuardedGitOptions {
+    return {
+      allowPrivate: this.ctx.config.allowPrivateUrls,
+      allowedAddresses: this.settings.allowedAddresses,
+      maxBytes: this.settings.maxRepositoryBytes,
+      requestTimeoutMs: this.settings.requestTimeoutMs,
+      signal,
+      ...(this.lookup ? { lookup: this.lookup } : {}),
+      ...(this.transport ? { transport: this.transport } : {}),
+    };
+  }
+
+  private failure(error: unknown): Outcome {
+    if (error instanceof TimeoutError) {
+      return {
+        state: 'timeout',
+        error: `the operation took longer than ${this.settings.timeoutMs} ms`,
+      };
+    }
+    if (error instanceof GitImportError) return { state: 'failure', error: error.message };
+    if (error instanceof ApiError) return { state: 'failure', error: redact(error.message) };
+    this.onUnexpected(error);
+    return { state: 'failure', error: 'the operation failed unexpectedly' };
+  }
+
+  private get stopSignal(): AbortSignal {
+    return this.stopController.signal;
+  }
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString();
+  }
+}
+
+class TimeoutError extends Error {}
