@@ -18,7 +18,7 @@ import {
   splitFrontmatter,
   type FrontmatterData,
   type SplitFrontmatter,
-} from '../mirror/page-frontmatter';
+} from '../../common/gitsync/page-frontmatter';
 
 export type TextMergeResult =
   | { kind: 'merged'; text: string }

@@ -4,9 +4,12 @@ import type {
   MirrorLayout,
   MirrorPage,
   MirrorSpace,
-} from '../mirror/gitsync-types';
+} from '../../common/gitsync/gitsync-types';
 import { pickPageFields } from '../../shared/gitsync/page-fields';
-import { renderGitSyncLayout, type RenderLayoutOptions } from '../mirror/render-gitsync-layout';
+import {
+  renderGitSyncLayout,
+  type RenderLayoutOptions,
+} from '../../common/gitsync/render-gitsync-layout';
 import type { RemoteFile, RemotePage, RemoteRevision } from '../sync-ports';
 
 /** One file of a space folder as the engine writes it. */

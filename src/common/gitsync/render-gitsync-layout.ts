@@ -37,8 +37,8 @@ import {
 } from './page-frontmatter';
 import { layoutLinkForms, pageRefRenderer } from './page-link-forms';
 import { encodePath } from './page-link-paths';
-import { markdownDestination, rewriteLinkTargets } from './rewrite-link-targets';
-import { titleSlug } from './title-slug';
+import { markdownDestination, rewriteLinkTargets } from '../../shared/gitsync/rewrite-link-targets';
+import { titleSlug } from '../../shared/gitsync/title-slug';
 
 export { encodePath } from './page-link-paths';
 
