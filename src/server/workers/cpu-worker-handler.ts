@@ -21,6 +21,7 @@ import type { HrefMap } from '../views/markdown-html';
 import type { LineDiffInput, LineDiffPart } from '../views/line-diff';
 import type { ImportPlan, PlanInput } from '../gitsync-import/plan-import-tree';
 import type { PageFieldsResult } from '../gitsync-import/imported-page-fields';
+import type { ExportLayoutEntry } from '../gitsync-import/export-layout';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -61,6 +62,8 @@ export interface CpuTasks {
   'gitsync-import-plan': { input: PlanInput; output: ImportPlan };
   /** Imported pages' Markdown → the page fields their frontmatter sets, or why it cannot. */
   'gitsync-page-fields': { input: { bodies: string[] }; output: PageFieldsResult[] };
+  /** A revision as the API serves it (JSON, with Markdown) → its files in Git Sync's layout. */
+  'gitsync-export-layout': { input: { bytes: Uint8Array }; output: ExportLayoutEntry[] };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -103,6 +106,8 @@ const handlers: Handlers = {
     const { pageFieldsOf } = await import('../gitsync-import/imported-page-fields');
     return bodies.map(pageFieldsOf);
   },
+  'gitsync-export-layout': async ({ bytes }) =>
+    (await import('../gitsync-import/export-layout')).exportLayout(bytes),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
