@@ -70,3 +70,57 @@ describe('GET /v1/spaces/{spaceId}/git/export-archive', () => {
     expect([403, 404]).toContain(response.status);
   });
 });
+
+describe('POST /v1/spaces/{spaceId}/git/export', () => {
+  async function exportTo(body: {
+    url: string;
+    ref: string;
+    commitMessage: string;
+    repoProjectDirectory?: string;
+    force?: boolean;
+  }) {
+    await t.client(TOKENS.dora).spaces.exportToGitRepository('s-export', body);
+    await gitSyncProcessorFor(t.server.ctx).idle();
+    return (await t.client(TOKENS.dora).spaces.getSpaceGitInfo('s-export')).data;
+  }
+
+  async function archive(): Promise<Map<string, Buffer>> {
+    const response = await t.request('GET', '/v1/spaces/s-export/git/export-archive', TOKENS.cara);
+    return untar(Buffer.from(await response.arrayBuffer()));
+  }
+
+  it('pushes the layout as one commit to a new branch of the repository', async () => {
+    const info = await exportTo({
+      url: `${host.url}/docs.git`,
+      ref: 'refs/heads/quire-export',
+      commitMessage: 'Docs from Quire',
+    });
+    expect(info.operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(treeAsText(host.filesOf('docs', 'quire-export'))).toEqual(treeAsText(await archive()));
+  });
+
+  it('replaces only the project directory on an existing branch, keeping the rest', async () => {
+    host.addRepository(
+      'site',
+      new Map([
+        ['app/index.js', 'console.log(1);\n'],
+        ['docs/stale.md', '# Gone after export\n'],
+      ]),
+    );
+    const info = await exportTo({
+      url: `${host.url}/site.git`,
+      ref: 'refs/heads/main',
+      commitMessage: 'Docs from Quire',
+      repoProjectDirectory: 'docs',
+    });
+    expect(info.operation).toMatchObject({ state: 'success' });
+    const pushed = host.filesOf('site');
+    expect(pushed.get('app/index.js')?.toString()).toBe('console.log(1);\n');
+    expect(pushed.has('docs/stale.md')).toBe(false);
+    const expected = new Map(
+      [...(await archive())].map(([path, bytes]) => [`docs/${path}`, bytes]),
+    );
+    const docs = new Map([...pushed].filter(([path]) => path.startsWith('docs/')));
+    expect(treeAsText(docs)).toEqual(treeAsText(expected));
+  });
+});

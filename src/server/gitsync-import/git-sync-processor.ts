@@ -5,6 +5,8 @@ import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 import { fetchGitTree, GitImportError, redact } from './fetch-git-tree';
 import { guardedGitHttp, type GuardedGitOptions } from './guarded-git-http';
 import { importCollected } from './import-collected';
+import { pushGitTree } from './push-git-tree';
+import { spaceExport } from './space-export';
 import { GitSyncQueries, type GitSyncJobRow, type GitSyncOperationState } from './git-sync-queries';
 
 export interface GitSyncSettings {
@@ -25,6 +27,7 @@ export interface GitJobOptions {
   repoProjectDirectory?: string;
   standalone?: boolean;
   commitMessage?: string;
+  force?: boolean;
 }
 
 interface Outcome {
@@ -34,8 +37,9 @@ interface Outcome {
 }
 
 /**
- * Runs Git Sync imports off the request path: the route queues a job (SQLite) and answers 204;
- * this fetches the repository through the SSRF guard and imports it with the archive's pipeline,
+ * Runs Git Sync imports and exports off the request path: the route queues a job (SQLite) and answers 204;
+ * this fetches the repository through the SSRF guard and imports it with the archive's pipeline
+ * (or pushes the space's layout as one commit),
  * recording the outcome as the space's Git Sync state. One job per space at a time; jobs left by
  * a stopped server run again at the next start. Credentials live only in memory (`secrets`).
  */
@@ -126,11 +130,14 @@ export class GitSyncProcessor {
           'trigger it again',
       };
     }
-    if (job.direction === 'export') {
-      return { state: 'failure', error: 'pushing to a repository is not supported by this server' };
-    }
     const options = JSON.parse(job.options) as GitJobOptions;
     const deadline = AbortSignal.timeout(this.settings.timeoutMs);
+    const timedOut = (error: unknown) => {
+      throw deadline.aborted ? new TimeoutError() : error;
+    };
+    if (job.direction === 'export') {
+      return this.performExport(job, url, options, deadline).catch(timedOut);
+    }
     const collector = await fetchGitTree({
       url,
       ref: job.ref,
@@ -138,9 +145,7 @@ export class GitSyncProcessor {
       http: guardedGitHttp(this.guardOptions(AbortSignal.any([deadline, this.stopSignal]))),
       limits: this.settings.limits,
       maxRepositoryBytes: this.settings.maxRepositoryBytes,
-    }).catch((error: unknown) => {
-      throw deadline.aborted ? new TimeoutError() : error;
-    });
+    }).catch(timedOut);
     try {
       const { row } = await importCollected(this.ctx, collector, {
         spaceId: job.space_id,
@@ -152,6 +157,27 @@ export class GitSyncProcessor {
     } finally {
       await collector.dispose();
     }
+  }
+
+  /** Pushes the space's Git Sync layout as one commit on the job's branch. */
+  private async performExport(
+    job: GitSyncJobRow,
+    url: string,
+    options: GitJobOptions,
+    deadline: AbortSignal,
+  ): Promise<Outcome> {
+    const files = await spaceExport(this.ctx, job.user_id, job.space_id);
+    const guard = this.guardOptions(AbortSignal.any([deadline, this.stopSignal]));
+    await pushGitTree(files, {
+      url,
+      ref: job.ref,
+      ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
+      commitMessage: options.commitMessage ?? 'Export from Quire',
+      force: options.force === true,
+      http: guardedGitHttp({ ...guard, maxRequestBytes: this.settings.maxRepositoryBytes }),
+      maxRepositoryBytes: this.settings.maxRepositoryBytes,
+    });
+    return { state: 'success' };
   }
 
   private guardOptions(signal: AbortSignal): GuardedGitOptions {

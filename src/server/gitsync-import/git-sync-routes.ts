@@ -87,6 +87,7 @@ export function gitSyncRoutes(app: TypedApp, ctx: ServerContext): void {
       ...(body.repoProjectDirectory ? { repoProjectDirectory: body.repoProjectDirectory } : {}),
       ...(body.standalone !== undefined ? { standalone: body.standalone } : {}),
       ...(body.commitMessage !== undefined ? { commitMessage: body.commitMessage } : {}),
+      ...(body.force !== undefined ? { force: body.force } : {}),
     };
     const id = queries.enqueue(
       {

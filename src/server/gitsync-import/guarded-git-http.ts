@@ -12,6 +12,8 @@ export interface GuardedGitOptions extends Pick<
   signal: AbortSignal;
   /** Deadline of one request; the operation's own deadline is `signal`. */
   requestTimeoutMs: number;
+  /** Largest request body (a push's pack); safeFetch's 1 MiB default otherwise. */
+  maxRequestBytes?: number;
 }
 
 /**
