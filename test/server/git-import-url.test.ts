@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitSyncProcessor } from '../../src/server/gitsync-import/git-sync-processor';
+import { GitSyncQueries } from '../../src/server/gitsync-import/git-sync-queries';
 import { gitSyncProcessorFor } from '../../src/server/gitsync-import/git-sync-routes';
 import { gitSyncRepository } from '../import/gitsync-repository';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server';
@@ -8,7 +10,16 @@ import { TOKENS, testFixture } from '../support/test-fixture';
 let t: TestServer;
 let host: GitHttpServer;
 
-const SPACES = ['s-git', 's-git-standalone', 's-git-bad', 's-git-auth', 's-git-big'];
+const SPACES = [
+  's-git',
+  's-git-standalone',
+  's-git-bad',
+  's-git-auth',
+  's-git-big',
+  's-git-mono',
+  's-git-resume',
+  's-git-resume-auth',
+];
 
 beforeAll(async () => {
   const fixture = testFixture();
@@ -19,6 +30,9 @@ beforeAll(async () => {
   host.addRepository('docs', gitSyncRepository(300 * 1024));
   host.addRepository('private', gitSyncRepository(1024));
   host.credentials.set('private', { user: 'reader', password: 's3cret-Pa55' });
+  const mono = new Map<string, string | Buffer>([['app/index.js', 'console.log(1);\n']]);
+  for (const [path, content] of gitSyncRepository(1024)) mono.set(`docs/${path}`, content);
+  host.addRepository('mono', mono);
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -209,5 +223,57 @@ describe('POST /v1/spaces/{spaceId}/git/import', () => {
   it('answers 404 for git/info of a space never imported from a URL', async () => {
     const response = await t.request('GET', '/v1/spaces/s-1/git/info', TOKENS.cleo);
     expect([403, 404]).toContain(response.status);
+  });
+
+  it('imports only repoProjectDirectory of a repository', async () => {
+    const info = await importFrom('s-git-mono', {
+      url: `${host.url}/mono.git`,
+      ref: 'main',
+      repoProjectDirectory: 'docs',
+    });
+    expect(info.operation).toMatchObject({ state: 'success' });
+    const live = await t.request('GET', '/v1/spaces/s-git-mono/content', TOKENS.cleo);
+    const tree = (await live.json()) as { pages: PageJson[] };
+    expect(tree.pages.map((page) => page.title)).toEqual([
+      'Welcome',
+      'Guides',
+      'Über uns',
+      'Changelog',
+    ]);
+  });
+
+  it('after a restart, resumes what a stopped server left, and fails what needed credentials', async () => {
+    const queries = new GitSyncQueries(t.db);
+    const job = (spaceId: string, hasCredentials: boolean) =>
+      queries.enqueue(
+        {
+          spaceId,
+          userId: 'u-cleo',
+          direction: 'import',
+          url: `${host.url}/docs.git`,
+          hasCredentials,
+          ref: 'refs/heads/main',
+          options: {},
+          provider: 'github',
+          treeUrl: undefined,
+        },
+        new Date().toISOString(),
+      );
+    // Claimed by a server that stopped before recording anything.
+    const ids = [job('s-git-resume', false), job('s-git-resume-auth', true)];
+    t.db.prepare('UPDATE git_sync_jobs SET started_at = ? WHERE id IN (?, ?)').run('then', ...ids);
+
+    const restarted = new GitSyncProcessor(t.server.ctx, (error) => {
+      throw error;
+    });
+    restarted.settings.allowedAddresses = ['127.0.0.1'];
+    restarted.start();
+    await restarted.idle();
+    expect(queries.state('s-git-resume')).toMatchObject({ state: 'success' });
+    expect(queries.state('s-git-resume-auth')).toMatchObject({
+      state: 'failure',
+      error: expect.stringContaining('credentials are never stored'),
+    });
+    expect(t.db.prepare('SELECT count(*) FROM git_sync_jobs').pluck().get()).toBe(0);
   });
 });
