@@ -269,6 +269,7 @@ describe('POST /v1/spaces/{spaceId}/git/import', () => {
     restarted.settings.allowedAddresses = ['127.0.0.1'];
     restarted.start();
     await restarted.idle();
+    await restarted.stop();
     expect(queries.state('s-git-resume')).toMatchObject({ state: 'success' });
     expect(queries.state('s-git-resume-auth')).toMatchObject({
       state: 'failure',

@@ -1,8 +1,11 @@
+import { rm } from 'node:fs/promises';
 import type { HostLookup, Transport } from '../content/safe-url-fetch';
 import { ApiError } from '../http/api-error';
 import type { ServerContext } from '../server-context';
+import { CpuJobError, CpuPool, defaultCpuPoolOptions } from '../workers/cpu-pool';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
-import { fetchGitTree, GitImportError, redact } from './fetch-git-tree';
+import { GitImportError, redact } from './fetch-git-tree';
+import type { GitFetchOutput } from './git-fetch-task';
 import { guardedGitHttp, type GuardedGitOptions } from './guarded-git-http';
 import { importCollected } from './import-collected';
 import { pushGitTree } from './push-git-tree';
@@ -56,6 +59,11 @@ export class GitSyncProcessor {
   transport: Transport | undefined;
 
   private readonly queries: GitSyncQueries;
+  /**
+   * The fetches' own worker thread: a clone may take minutes, and must neither hold the API's
+   * CPU workers nor run on the event loop. Its budget is the operation's deadline.
+   */
+  private poolInstance: CpuPool | undefined;
   private readonly secrets = new Map<number, string>();
   private readonly active = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
@@ -82,7 +90,20 @@ export class GitSyncProcessor {
 
   async stop(): Promise<void> {
     this.stopController.abort();
+    await this.poolInstance?.close();
     await Promise.allSettled([...this.active]);
+  }
+
+  private get pool(): CpuPool {
+    this.poolInstance ??= new CpuPool(
+      defaultCpuPoolOptions({
+        budgetMs: this.settings.timeoutMs,
+        threads: 1,
+        maxQueue: 64,
+        workerFile: this.ctx.cpu.options.workerFile,
+      }),
+    );
+    return this.poolInstance;
   }
 
   /** Resolves once nothing runs (tests wait on it). */
@@ -138,24 +159,46 @@ export class GitSyncProcessor {
     if (job.direction === 'export') {
       return this.performExport(job, url, options, deadline).catch(timedOut);
     }
-    const collector = await fetchGitTree({
-      url,
-      ref: job.ref,
-      ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
-      http: guardedGitHttp(this.guardOptions(AbortSignal.any([deadline, this.stopSignal]))),
-      limits: this.settings.limits,
-      maxRepositoryBytes: this.settings.maxRepositoryBytes,
-    }).catch(timedOut);
+    const fetched = await this.fetchOnWorker(url, job.ref, options).catch(timedOut);
+    if ('error' in fetched) return { state: 'failure', error: fetched.error };
     try {
-      const { row } = await importCollected(this.ctx, collector, {
-        spaceId: job.space_id,
-        userId: job.user_id,
-        subject: `Import from ${job.url} (${job.ref})`,
-        merge: options.standalone !== true,
-      });
+      const { row } = await importCollected(
+        this.ctx,
+        { texts: new Map(fetched.texts), assets: new Map(fetched.assets) },
+        {
+          spaceId: job.space_id,
+          userId: job.user_id,
+          subject: `Import from ${job.url} (${job.ref})`,
+          merge: options.standalone !== true,
+        },
+      );
       return { state: 'success', changeRequestId: row.id };
     } finally {
-      await collector.dispose();
+      if (fetched.folder) await rm(fetched.folder, { recursive: true, force: true });
+    }
+  }
+
+  /** The repository fetched and collected on the Git pool's worker (see gitFetchTask). */
+  private async fetchOnWorker(
+    url: string,
+    ref: string,
+    options: GitJobOptions,
+  ): Promise<GitFetchOutput> {
+    try {
+      return await this.pool.run('git-fetch-tree', {
+        url,
+        ref,
+        ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
+        limits: this.settings.limits,
+        allowPrivate: this.ctx.config.allowPrivateUrls,
+        allowedAddresses: this.settings.allowedAddresses,
+        maxRepositoryBytes: this.settings.maxRepositoryBytes,
+        requestTimeoutMs: this.settings.requestTimeoutMs,
+        timeoutMs: this.settings.timeoutMs,
+      });
+    } catch (error) {
+      if (error instanceof CpuJobError && error.failure === 'over-budget') throw new TimeoutError();
+      throw error;
     }
   }
 

@@ -11,6 +11,9 @@ import type { ArchiveCollector } from './archive-collector';
 import type { ImportPlan, PlannedPage } from './plan-import-tree';
 import { storeImport } from './store-import';
 
+/** A collected layout: Markdown and YAML in memory, assets spooled to files. */
+export type CollectedLayout = Pick<ArchiveCollector, 'texts' | 'assets'>;
+
 export interface ImportTarget {
   spaceId: string;
   userId: string;
@@ -33,7 +36,7 @@ export interface ImportResult {
  */
 export async function importCollected(
   ctx: ServerContext,
-  collector: ArchiveCollector,
+  collector: CollectedLayout,
   target: ImportTarget,
 ): Promise<ImportResult> {
   const plan = await planOf(ctx, collector);
@@ -66,7 +69,7 @@ export async function importCollected(
   return { row, revision, merged, plan };
 }
 
-async function planOf(ctx: ServerContext, collector: ArchiveCollector): Promise<ImportPlan> {
+async function planOf(ctx: ServerContext, collector: CollectedLayout): Promise<ImportPlan> {
   const texts = [...collector.texts].map(([path, bytes]) => ({ path, bytes }));
   try {
     const plan = await ctx.cpu.run('gitsync-import-plan', {

@@ -22,6 +22,7 @@ import type { LineDiffInput, LineDiffPart } from '../views/line-diff';
 import type { ImportPlan, PlanInput } from '../gitsync-import/plan-import-tree';
 import type { PageFieldsResult } from '../gitsync-import/imported-page-fields';
 import type { ExportLayoutEntry } from '../gitsync-import/export-layout';
+import type { GitFetchInput, GitFetchOutput } from '../gitsync-import/git-fetch-task';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -64,6 +65,8 @@ export interface CpuTasks {
   'gitsync-page-fields': { input: { bodies: string[] }; output: PageFieldsResult[] };
   /** A revision as the API serves it (JSON, with Markdown) → its files in Git Sync's layout. */
   'gitsync-export-layout': { input: { bytes: Uint8Array }; output: ExportLayoutEntry[] };
+  /** A repository fetched shallow and collected as an import (on the Git Sync pool only). */
+  'git-fetch-tree': { input: GitFetchInput; output: GitFetchOutput };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -108,6 +111,8 @@ const handlers: Handlers = {
   },
   'gitsync-export-layout': async ({ bytes }) =>
     (await import('../gitsync-import/export-layout')).exportLayout(bytes),
+  'git-fetch-tree': async (input) =>
+    (await import('../gitsync-import/git-fetch-task')).gitFetchTask(input),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
