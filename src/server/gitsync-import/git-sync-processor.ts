@@ -1,14 +1,13 @@
-import { rm } from 'node:fs/promises';
-import type { HostLookup, Transport } from '../content/safe-url-fetch';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ApiError } from '../http/api-error';
 import type { ServerContext } from '../server-context';
 import { CpuJobError, CpuPool, defaultCpuPoolOptions } from '../workers/cpu-pool';
+import type { CpuTasks } from '../workers/cpu-worker-handler';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 import { GitImportError, redact } from './fetch-git-tree';
-import type { GitFetchOutput } from './git-fetch-task';
-import { guardedGitHttp, type GuardedGitOptions } from './guarded-git-http';
 import { importCollected } from './import-collected';
-import { pushGitTree } from './push-git-tree';
 import { spaceExport } from './space-export';
 import { GitSyncQueries, type GitSyncJobRow, type GitSyncOperationState } from './git-sync-queries';
 
@@ -54,9 +53,6 @@ export class GitSyncProcessor {
     limits: DEFAULT_ARCHIVE_LIMITS,
     allowedAddresses: [],
   };
-  /** Stand-ins for the resolver and the network (tests). */
-  lookup: HostLookup | undefined;
-  transport: Transport | undefined;
 
   private readonly queries: GitSyncQueries;
   /**
@@ -157,9 +153,15 @@ export class GitSyncProcessor {
       throw deadline.aborted ? new TimeoutError() : error;
     };
     if (job.direction === 'export') {
-      return this.performExport(job, url, options, deadline).catch(timedOut);
+      return this.performExport(job, url, options).catch(timedOut);
     }
-    const fetched = await this.fetchOnWorker(url, job.ref, options).catch(timedOut);
+    const fetched = await this.onWorker('git-fetch-tree', {
+      url,
+      ref: job.ref,
+      ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
+      limits: this.settings.limits,
+      ...this.workerGuard(),
+    }).catch(timedOut);
     if ('error' in fetched) return { state: 'failure', error: fetched.error };
     try {
       const { row } = await importCollected(
@@ -178,61 +180,59 @@ export class GitSyncProcessor {
     }
   }
 
-  /** The repository fetched and collected on the Git pool's worker (see gitFetchTask). */
-  private async fetchOnWorker(
-    url: string,
-    ref: string,
-    options: GitJobOptions,
-  ): Promise<GitFetchOutput> {
+  /** Runs a Git job on the Git pool's worker; its deadline passed is a TimeoutError. */
+  private async onWorker<K extends 'git-fetch-tree' | 'git-push-tree'>(
+    kind: K,
+    input: CpuTasks[K]['input'],
+  ): Promise<CpuTasks[K]['output']> {
     try {
-      return await this.pool.run('git-fetch-tree', {
-        url,
-        ref,
-        ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
-        limits: this.settings.limits,
-        allowPrivate: this.ctx.config.allowPrivateUrls,
-        allowedAddresses: this.settings.allowedAddresses,
-        maxRepositoryBytes: this.settings.maxRepositoryBytes,
-        requestTimeoutMs: this.settings.requestTimeoutMs,
-        timeoutMs: this.settings.timeoutMs,
-      });
+      return await this.pool.run(kind, input);
     } catch (error) {
       if (error instanceof CpuJobError && error.failure === 'over-budget') throw new TimeoutError();
       throw error;
     }
   }
 
-  /** Pushes the space's Git Sync layout as one commit on the job's branch. */
+  /** The SSRF rules and limits a worker's Git requests follow. */
+  private workerGuard() {
+    return {
+      allowPrivate: this.ctx.config.allowPrivateUrls,
+      allowedAddresses: this.settings.allowedAddresses,
+      maxRepositoryBytes: this.settings.maxRepositoryBytes,
+      requestTimeoutMs: this.settings.requestTimeoutMs,
+      timeoutMs: this.settings.timeoutMs,
+    };
+  }
+
+  /**
+   * Pushes the space's Git Sync layout as one commit on the job's branch: the layout is written
+   * to a temporary folder here, committed and pushed on the Git pool's worker (gitPushTask).
+   */
   private async performExport(
     job: GitSyncJobRow,
     url: string,
     options: GitJobOptions,
-    deadline: AbortSignal,
   ): Promise<Outcome> {
     const files = await spaceExport(this.ctx, job.user_id, job.space_id);
-    const guard = this.guardOptions(AbortSignal.any([deadline, this.stopSignal]));
-    await pushGitTree(files, {
-      url,
-      ref: job.ref,
-      ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
-      commitMessage: options.commitMessage ?? 'Export from Quire',
-      force: options.force === true,
-      http: guardedGitHttp({ ...guard, maxRequestBytes: this.settings.maxRepositoryBytes }),
-      maxRepositoryBytes: this.settings.maxRepositoryBytes,
-    });
-    return { state: 'success' };
-  }
-
-  private guardOptions(signal: AbortSignal): GuardedGitOptions {
-    return {
-      allowPrivate: this.ctx.config.allowPrivateUrls,
-      allowedAddresses: this.settings.allowedAddresses,
-      maxBytes: this.settings.maxRepositoryBytes,
-      requestTimeoutMs: this.settings.requestTimeoutMs,
-      signal,
-      ...(this.lookup ? { lookup: this.lookup } : {}),
-      ...(this.transport ? { transport: this.transport } : {}),
-    };
+    const folder = await mkdtemp(join(tmpdir(), 'quire-git-export-'));
+    try {
+      for (const file of files) {
+        await mkdir(dirname(join(folder, file.path)), { recursive: true });
+        await writeFile(join(folder, file.path), file.bytes());
+      }
+      const pushed = await this.onWorker('git-push-tree', {
+        folder,
+        url,
+        ref: job.ref,
+        ...(options.repoProjectDirectory ? { projectDirectory: options.repoProjectDirectory } : {}),
+        commitMessage: options.commitMessage ?? 'Export from Quire',
+        force: options.force === true,
+        ...this.workerGuard(),
+      });
+      return 'error' in pushed ? { state: 'failure', error: pushed.error } : { state: 'success' };
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   }
 
   private failure(error: unknown): Outcome {
@@ -246,10 +246,6 @@ export class GitSyncProcessor {
     if (error instanceof ApiError) return { state: 'failure', error: redact(error.message) };
     this.onUnexpected(error);
     return { state: 'failure', error: 'the operation failed unexpectedly' };
-  }
-
-  private get stopSignal(): AbortSignal {
-    return this.stopController.signal;
   }
 
   private now(): string {

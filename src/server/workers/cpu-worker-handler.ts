@@ -23,6 +23,7 @@ import type { ImportPlan, PlanInput } from '../gitsync-import/plan-import-tree';
 import type { PageFieldsResult } from '../gitsync-import/imported-page-fields';
 import type { ExportLayoutEntry } from '../gitsync-import/export-layout';
 import type { GitFetchInput, GitFetchOutput } from '../gitsync-import/git-fetch-task';
+import type { GitPushInput, GitPushOutput } from '../gitsync-import/git-push-task';
 
 export interface CpuTasks {
   /** Line merges of (base, ours, theirs) Markdown texts, for merges and updates. */
@@ -67,6 +68,8 @@ export interface CpuTasks {
   'gitsync-export-layout': { input: { bytes: Uint8Array }; output: ExportLayoutEntry[] };
   /** A repository fetched shallow and collected as an import (on the Git Sync pool only). */
   'git-fetch-tree': { input: GitFetchInput; output: GitFetchOutput };
+  /** A space's written layout committed and pushed (on the Git Sync pool only). */
+  'git-push-tree': { input: GitPushInput; output: GitPushOutput };
 }
 
 export type CpuTaskKind = keyof CpuTasks;
@@ -113,6 +116,8 @@ const handlers: Handlers = {
     (await import('../gitsync-import/export-layout')).exportLayout(bytes),
   'git-fetch-tree': async (input) =>
     (await import('../gitsync-import/git-fetch-task')).gitFetchTask(input),
+  'git-push-tree': async (input) =>
+    (await import('../gitsync-import/git-push-task')).gitPushTask(input),
 };
 
 /** Runs one job; the worker's entry exports this as its handler. */
