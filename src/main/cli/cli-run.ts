@@ -62,6 +62,7 @@ export const OPTIONS = {
   space: { type: 'string' },
   subject: { type: 'string' },
   merge: { type: 'boolean' },
+  ref: { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
