@@ -160,6 +160,15 @@ describe('POST /v1/spaces/{spaceId}/git/import', () => {
       ref: 'refs/heads/main',
     });
     expect(await expectError(ssh, 400)).toContain('http or https');
+    for (const path of ['import', 'export']) {
+      const climbing = await t.request('POST', `/v1/spaces/s-git-bad/git/${path}`, TOKENS.cleo, {
+        url: `${host.url}/docs.git`,
+        ref: 'refs/heads/main',
+        ...(path === 'export' ? { commitMessage: 'x' } : {}),
+        repoProjectDirectory: 'docs/../../etc',
+      });
+      expect(await expectError(climbing, 400)).toContain('body.repoProjectDirectory climbs out');
+    }
   });
 
   it('records a redirect to a private address as a failure, and does not follow it', async () => {

@@ -22,6 +22,8 @@ export interface GitSyncSettings {
   limits: ArchiveLimits;
   /** Exact addresses fetched although private (an operator's Git host, a test server). */
   allowedAddresses: string[];
+  /** Operations run at the same time (the Git pool has one thread; the rest wait queued here). */
+  concurrency: number;
 }
 
 /** What the job's request asked for besides the URL and ref. */
@@ -52,6 +54,7 @@ export class GitSyncProcessor {
     maxRepositoryBytes: 512 * 1024 * 1024,
     limits: DEFAULT_ARCHIVE_LIMITS,
     allowedAddresses: [],
+    concurrency: 1,
   };
 
   private readonly queries: GitSyncQueries;
@@ -109,7 +112,7 @@ export class GitSyncProcessor {
 
   wake(): void {
     if (!this.started || this.stopController.signal.aborted) return;
-    for (;;) {
+    while (this.active.size < this.settings.concurrency) {
       const job = this.queries.claim(this.now());
       if (!job) return;
       const run: Promise<void> = this.run(job)

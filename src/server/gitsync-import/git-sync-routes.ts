@@ -6,6 +6,8 @@ import type { TypedApp } from '../http/typed-app';
 import { refusedSourceUrl } from '../resources/openapi/source-address';
 import { SpaceParams } from '../resources/spaces/space-schema';
 import type { ServerContext } from '../server-context';
+import { ArchiveEntryError } from './archive-limits';
+import { checkEntryPath } from './check-entry-path';
 import { GitSyncProcessor, type GitJobOptions } from './git-sync-processor';
 import { GitSyncQueries, type GitSyncDirection } from './git-sync-queries';
 
@@ -83,8 +85,9 @@ export function gitSyncRoutes(app: TypedApp, ctx: ServerContext): void {
     if (!/^(refs\/(heads|tags)\/)?[^\s~^:?*[\\]+$/.test(body.ref) || body.ref.includes('..')) {
       throw badRequest('body.ref must be a Git ref such as "refs/heads/main"');
     }
+    const projectDirectory = projectDirectoryOf(body.repoProjectDirectory);
     const options: GitJobOptions = {
-      ...(body.repoProjectDirectory ? { repoProjectDirectory: body.repoProjectDirectory } : {}),
+      ...(projectDirectory ? { repoProjectDirectory: projectDirectory } : {}),
       ...(body.standalone !== undefined ? { standalone: body.standalone } : {}),
       ...(body.commitMessage !== undefined ? { commitMessage: body.commitMessage } : {}),
       ...(body.force !== undefined ? { force: body.force } : {}),
@@ -163,6 +166,18 @@ function repositoryUrl(url: string): { clean: string; hasCredentials: boolean } 
   parsed.username = '';
   parsed.password = '';
   return { clean: parsed.href, hasCredentials };
+}
+
+/** A clean folder path inside the repository ('' for its root); `..` and the like are a 400. */
+function projectDirectoryOf(path: string | undefined): string {
+  const trimmed = (path ?? '').replace(/^[./]+$/, '').replace(/^\/+/, '');
+  if (trimmed === '') return '';
+  try {
+    return checkEntryPath(trimmed);
+  } catch (error) {
+    if (!(error instanceof ArchiveEntryError)) throw error;
+    throw badRequest(`body.repoProjectDirectory ${error.reason}`);
+  }
 }
 
 function providerOf(url: string): 'github' | 'gitlab' {

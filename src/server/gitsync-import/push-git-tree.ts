@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import git, { Errors, type HttpClient } from 'isomorphic-git';
 import { FetchLimitError, SafeFetchError } from '../content/safe-url-fetch';
+import { checkEntryPath } from './check-entry-path';
 import { GitImportError, redact } from './fetch-git-tree';
 import type { ExportedFile } from './space-export';
 
@@ -34,7 +35,8 @@ export async function pushGitTree(
 ): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'quire-git-push-'));
   const branch = target.ref.replace(/^refs\/heads\//, '');
-  const root = (target.projectDirectory ?? '').replace(/^\.?\/+|\/+$/g, '');
+  // The route has already refused `..` and the like: this is a second guard of the temp folder.
+  const root = target.projectDirectory ? checkEntryPath(target.projectDirectory) : '';
   try {
     await checkout(dir, branch, target);
     for (const path of await git.listFiles({ fs, dir })) {
