@@ -10,9 +10,9 @@ import type {
   MirrorLayout,
   MirrorPage,
   MirrorSpace,
-} from '../../common/gitsync/gitsync-types';
+} from '../../shared/gitsync/gitsync-types';
 import { parseGitSyncLayout, type ParsedPage } from './parse-gitsync-layout';
-import { renderGitSyncLayout } from '../../common/gitsync/render-gitsync-layout';
+import { renderGitSyncLayout } from '../../shared/gitsync/render-gitsync-layout';
 
 const TITLE_CHARS = [...'abcdefghijXYZ0123 []\\<>`*_#&"\'():.-—é'];
 const title = fc

@@ -6,7 +6,7 @@ import {
   MAX_SEGMENT_BYTES,
   safeFileName,
   utf8ByteLength,
-} from '../../common/gitsync/safe-file-name';
+} from '../../shared/gitsync/safe-file-name';
 
 const root = path.resolve('/srv/quire-space');
 const RUNS = { numRuns: 600 };

@@ -4,8 +4,8 @@ import {
   pageRefRenderer,
   writtenLinkForms,
   type LinkForms,
-} from '../../common/gitsync/page-link-forms';
-import { relativeTarget } from '../../common/gitsync/page-link-paths';
+} from '../../shared/gitsync/page-link-forms';
+import { relativeTarget } from '../../shared/gitsync/page-link-paths';
 import { rewriteLinkTargets, type LinkTargetContext } from '../mirror/rewrite-link-targets';
 
 /**

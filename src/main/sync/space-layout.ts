@@ -1,8 +1,8 @@
-import { mirrorSpaceOf } from '../../common/gitsync/mirror-space-of';
+import { mirrorSpaceOf } from '../../shared/gitsync/mirror-space-of';
 import {
   renderGitSyncLayout,
   type RenderLayoutOptions,
-} from '../../common/gitsync/render-gitsync-layout';
+} from '../../shared/gitsync/render-gitsync-layout';
 import type { RemoteFile, RemoteRevision } from '../sync-ports';
 
 /** One file of a space folder as the engine writes it. */

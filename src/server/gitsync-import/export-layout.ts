@@ -1,5 +1,5 @@
-import { mirrorSpaceOf, type PublishedRevision } from '../../common/gitsync/mirror-space-of';
-import { renderGitSyncLayout } from '../../common/gitsync/render-gitsync-layout';
+import { mirrorSpaceOf, type PublishedRevision } from '../../shared/gitsync/mirror-space-of';
+import { renderGitSyncLayout } from '../../shared/gitsync/render-gitsync-layout';
 
 /** One file of an exported space: a text (SUMMARY.md, a page) or an uploaded file's bytes. */
 export type ExportLayoutEntry = { path: string; text: string } | { path: string; fileId: string };

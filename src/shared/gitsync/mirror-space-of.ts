@@ -1,4 +1,4 @@
-import { pickPageFields, type PageFields } from '../../shared/gitsync/page-fields';
+import { pickPageFields, type PageFields } from './page-fields';
 import type {
   MirrorCover,
   MirrorFile,

@@ -7,7 +7,7 @@ import {
   writtenLinkForms,
 } from './page-link-forms';
 import { renderGitSyncLayout } from './render-gitsync-layout';
-import type { LinkTargetContext } from '../../shared/gitsync/rewrite-link-targets';
+import type { LinkTargetContext } from './rewrite-link-targets';
 
 const FILES = new Map([
   ['root', 'README.md'],

@@ -9,10 +9,7 @@
  * (the page moved, nothing remembered) it writes Git Sync's own form (gitSyncPageHref).
  */
 import { gitSyncPageHref, relativeTarget } from './page-link-paths';
-import {
-  rewriteLinkTargets,
-  type LinkTargetContext,
-} from '../../shared/gitsync/rewrite-link-targets';
+import { rewriteLinkTargets, type LinkTargetContext } from './rewrite-link-targets';
 
 /** Of one linking page: server reference (`/pages/<id>#anchor`) → the targets written for it, in order. */
 export type LinkForms = ReadonlyMap<string, readonly string[]>;

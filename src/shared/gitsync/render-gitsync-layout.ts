@@ -23,8 +23,8 @@
  * order. Names come from server strings, so each goes through the mirror's name allocator
  * (safeFileName).
  */
-import { posix } from 'node:path';
-import { dumpYaml, type YamlValue } from '../../shared/gitsync/frontmatter-yaml';
+import { posix } from './posix-path';
+import { dumpYaml, type YamlValue } from './frontmatter-yaml';
 import type { MirrorComputedSource, MirrorFile, MirrorPage, MirrorSpace } from './gitsync-types';
 import { LAYOUT_RESERVED_NAMES, NameAllocator } from './name-allocator';
 import {
@@ -37,8 +37,8 @@ import {
 } from './page-frontmatter';
 import { layoutLinkForms, pageRefRenderer } from './page-link-forms';
 import { encodePath } from './page-link-paths';
-import { markdownDestination, rewriteLinkTargets } from '../../shared/gitsync/rewrite-link-targets';
-import { titleSlug } from '../../shared/gitsync/title-slug';
+import { markdownDestination, rewriteLinkTargets } from './rewrite-link-targets';
+import { titleSlug } from './title-slug';
 
 export { encodePath } from './page-link-paths';
 
