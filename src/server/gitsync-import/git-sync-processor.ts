@@ -151,6 +151,9 @@ export class GitSyncProcessor {
       };
     }
     const options = JSON.parse(job.options) as GitJobOptions;
+    // The caller's role is checked again: it may have changed while the job waited.
+    const needed = job.direction === 'import' && options.standalone !== true ? 'review' : 'edit';
+    this.ctx.access.requireSpace(job.user_id, job.space_id, needed);
     const deadline = AbortSignal.timeout(this.settings.timeoutMs);
     const timedOut = (error: unknown) => {
       throw deadline.aborted ? new TimeoutError() : error;
