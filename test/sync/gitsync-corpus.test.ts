@@ -21,14 +21,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MirrorFile, MirrorPage, MirrorSpace } from '../../src/main/mirror/gitsync-types';
+import type { MirrorFile, MirrorPage, MirrorSpace } from '../../src/shared/gitsync/gitsync-types';
 import {
   parseGitSyncLayout,
   type ParsedGitSyncLayout,
   type ParsedPage,
 } from '../../src/main/mirror/parse-gitsync-layout';
-import { resolveWrittenTarget } from '../../src/main/mirror/page-link-forms';
-import { renderGitSyncLayout } from '../../src/main/mirror/render-gitsync-layout';
+import { resolveWrittenTarget } from '../../src/shared/gitsync/page-link-forms';
+import { renderGitSyncLayout } from '../../src/shared/gitsync/render-gitsync-layout';
 import {
   rewriteLinkTargets,
   type LinkTargetContext,

@@ -69,6 +69,7 @@ export const OPTIONS = {
   remove: { type: 'string' },
   page: { type: 'string' },
   out: { type: 'string' },
+  ref: { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -55,7 +55,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   drop: [],
   ui: ['port', 'open'],
   cr: ['json', 'approve', 'request-changes', 'comment', 'add', 'remove', 'page', 'out'],
-  import: ['space', 'subject', 'merge'],
+  import: ['space', 'subject', 'merge', 'ref'],
   help: [],
 };
 

@@ -67,6 +67,10 @@ Commands:
                           bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
                           .gitbook.yaml) into a space as one change request, open for review
                           (--merge merges it); problems are reported per file
+  import <url> --space <spaceId> [--ref <ref>] [--merge]
+                          the server fetches a Git Sync repository (http/https) into the space
+                          (default ref refs/heads/main): a change request open for review, or
+                          the space updated with --merge
   help                    show this help
 
 --home <dir> holds the cache, the token and the logs (default: $QUIRE_HOME, else ~/.quire).

@@ -5,7 +5,7 @@ import type { FileIndex, FileIndexEntry } from '../cache/file-index';
 import type { CacheDb } from '../cache/open-cache-database';
 import type { SyncedTexts } from '../cache/synced-texts';
 import { atomicRemove, atomicWriteFile, ensureDir } from '../mirror/atomic-write';
-import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
+import { SUMMARY_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import { resolveInside } from '../mirror/resolve-inside';
 import type { Outbox } from '../outbox/outbox';
 import type { LocalEdits } from '../cache/local-edits';

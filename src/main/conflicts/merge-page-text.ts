@@ -18,7 +18,7 @@ import {
   splitFrontmatter,
   type FrontmatterData,
   type SplitFrontmatter,
-} from '../mirror/page-frontmatter';
+} from '../../shared/gitsync/page-frontmatter';
 
 export type TextMergeResult =
   | { kind: 'merged'; text: string }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MirrorPage } from '../mirror/gitsync-types';
-import { renderGitSyncLayout } from '../mirror/render-gitsync-layout';
+import type { MirrorPage } from '../../shared/gitsync/gitsync-types';
+import { renderGitSyncLayout } from '../../shared/gitsync/render-gitsync-layout';
 import { classifyLocalChanges, type CachedPage } from './classify-local-changes';
 import type { LocalContentChange } from './local-content-change';
 import type { IndexedFile } from './scan-space-folder';

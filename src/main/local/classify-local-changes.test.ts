@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { ChangeRequestContentChange } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentHash } from '../cache/content-hash';
-import type { MirrorPage } from '../mirror/gitsync-types';
-import { renderGitSyncLayout } from '../mirror/render-gitsync-layout';
+import type { MirrorPage } from '../../shared/gitsync/gitsync-types';
+import { renderGitSyncLayout } from '../../shared/gitsync/render-gitsync-layout';
 import {
   classifyLocalChanges,
   type CachedPage,

@@ -5,7 +5,7 @@
  * The mirror's own atomic-write temp files are skipped too, or every pull would look like an edit.
  */
 import { isAtomicWriteTempName } from '../mirror/atomic-write';
-import { ASSETS_FOLDER } from '../mirror/render-gitsync-layout';
+import { ASSETS_FOLDER } from '../../shared/gitsync/render-gitsync-layout';
 
 /**
  * Whether a path (relative to the space folder, `/`- or `\`-separated) is ignored. `isDirectory`

@@ -20,7 +20,7 @@ import { lstatOrNull } from '../../common/fs/lstat-or-null';
 import { messageOf } from '../../shared/message-of';
 import { contentHash } from '../cache/content-hash';
 import type { FileIndexEntry } from '../cache/file-index';
-import { ASSETS_FOLDER, SUMMARY_PATH } from '../mirror/render-gitsync-layout';
+import { ASSETS_FOLDER, SUMMARY_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import type { IgnoreRule } from './ignore-rules';
 import type { LocalProblem } from './local-problem';
 

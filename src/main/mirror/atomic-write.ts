@@ -8,7 +8,7 @@ import {
   assertNoSymlinkOnPath,
   resolveInside,
 } from './resolve-inside';
-import { truncateUtf8 } from './safe-file-name';
+import { truncateUtf8 } from '../../shared/gitsync/safe-file-name';
 
 /**
  * Crash-safe file operations for the Markdown mirror. A write goes to a temp file in the same

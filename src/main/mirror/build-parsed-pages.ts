@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { GitSyncProblem, ParsedPage, ParseGitSyncOptions } from './parse-gitsync-types';
 import type { SummaryEntry } from './parse-summary';
 import { readPageFile } from './read-page-file';
-import { README_PATH, SUMMARY_PATH } from './render-gitsync-layout';
+import { README_PATH, SUMMARY_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import { assetOfPath, isPagePath, relativeTarget } from './space-file-paths';
 import { titleSlug } from './title-slug';
 

@@ -1,5 +1,5 @@
 import type { SummaryEntry } from './parse-summary';
-import { encodePath, README_PATH } from './render-gitsync-layout';
+import { encodePath, README_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import { isPagePath } from './space-file-paths';
 
 /**

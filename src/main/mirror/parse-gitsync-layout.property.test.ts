@@ -5,9 +5,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MirrorFile, MirrorLayout, MirrorPage, MirrorSpace } from './gitsync-types';
+import type {
+  MirrorFile,
+  MirrorLayout,
+  MirrorPage,
+  MirrorSpace,
+} from '../../shared/gitsync/gitsync-types';
 import { parseGitSyncLayout, type ParsedPage } from './parse-gitsync-layout';
-import { renderGitSyncLayout } from './render-gitsync-layout';
+import { renderGitSyncLayout } from '../../shared/gitsync/render-gitsync-layout';
 
 const TITLE_CHARS = [...'abcdefghijXYZ0123 []\\<>`*_#&"\'():.-—é'];
 const title = fc

@@ -29,7 +29,7 @@ import type {
   ReadSpaceFile,
 } from './parse-gitsync-types';
 import { parseSummary, type SummaryEntry } from './parse-summary';
-import { ASSETS_FOLDER, SUMMARY_PATH } from './render-gitsync-layout';
+import { ASSETS_FOLDER, SUMMARY_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import { isPagePath } from './space-file-paths';
 
 export type {

@@ -1,7 +1,11 @@
 /** The options and results of parseGitSyncLayout. */
 import type { PageFields } from '../../shared/gitsync/page-fields';
-import type { FrontmatterData } from './page-frontmatter';
-import type { MirrorComputedSource, MirrorLayout, MirrorPageType } from './gitsync-types';
+import type { FrontmatterData } from '../../shared/gitsync/page-frontmatter';
+import type {
+  MirrorComputedSource,
+  MirrorLayout,
+  MirrorPageType,
+} from '../../shared/gitsync/gitsync-types';
 
 type MaybePromise<T> = T | Promise<T>;
 

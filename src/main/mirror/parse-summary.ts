@@ -15,8 +15,8 @@
  */
 import { columns, groupTitle, parseLink } from '../../shared/gitsync/summary-syntax';
 import { messageOf } from '../../shared/message-of';
-import type { MirrorComputedSource } from './gitsync-types';
-import { FrontmatterError, parseFrontmatterYaml } from './page-frontmatter';
+import type { MirrorComputedSource } from '../../shared/gitsync/gitsync-types';
+import { FrontmatterError, parseFrontmatterYaml } from '../../shared/gitsync/page-frontmatter';
 
 export type SummaryEntry =
   | {

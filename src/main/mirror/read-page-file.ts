@@ -11,7 +11,7 @@ import {
   parseFrontmatterYaml,
   readFrontmatterFields,
   type FrontmatterData,
-} from './page-frontmatter';
+} from '../../shared/gitsync/page-frontmatter';
 import { rewriteLinkTargets } from './rewrite-link-targets';
 import { assetNameOf } from './space-file-paths';
 import { parseTitleBlock } from './parse-title-block';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MirrorFile, MirrorPage, MirrorSpace } from './gitsync-types';
+import type { MirrorFile, MirrorPage, MirrorSpace } from '../../shared/gitsync/gitsync-types';
 import { unescapeMarkdown } from '../../shared/gitsync/page-title';
 import { parseSummary } from './parse-summary';
-import { renderGitSyncLayout, type GitSyncEntry } from './render-gitsync-layout';
+import { renderGitSyncLayout, type GitSyncEntry } from '../../shared/gitsync/render-gitsync-layout';
 
 function doc(id: string, title: string, slug: string, extra: Partial<MirrorPage> = {}): MirrorPage {
   return { id, type: 'document', title, slug, markdown: `# ${title}\n`, pages: [], ...extra };

@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnsafePathError, resolveInside } from './resolve-inside';
-import { MAX_SEGMENT_BYTES, safeFileName, utf8ByteLength } from './safe-file-name';
+import {
+  MAX_SEGMENT_BYTES,
+  safeFileName,
+  utf8ByteLength,
+} from '../../shared/gitsync/safe-file-name';
 
 const root = path.resolve('/srv/quire-space');
 const RUNS = { numRuns: 600 };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveInside } from './resolve-inside';
-import { safeFileName, truncateUtf8, utf8ByteLength } from './safe-file-name';
+import { safeFileName, truncateUtf8, utf8ByteLength } from '../../shared/gitsync/safe-file-name';
 
 const root = path.resolve('/srv/quire-space');
 

@@ -1,6 +1,6 @@
 /** Paths of a space folder as the layout parser reads them: page files, link targets, assets. */
 import { posix } from 'node:path';
-import { ASSETS_FOLDER, SUMMARY_PATH } from './render-gitsync-layout';
+import { ASSETS_FOLDER, SUMMARY_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import { safeDecode } from '../../shared/safe-decode';
 
 /** A Markdown file that can be a page: not SUMMARY.md, nothing under `.gitbook/`. */

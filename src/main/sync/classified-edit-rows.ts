@@ -2,7 +2,7 @@ import type { FileIndexEntry } from '../cache/file-index';
 import type { LocalEdit } from '../cache/local-edits';
 import type { ClassifyResult } from '../local/classify-local-changes';
 import type { ScannedFile } from '../local/scan-space-folder';
-import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
+import { SUMMARY_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import { localKeyOf } from './outbox-changes';
 import { storedIdentity } from './queued-page-ids';
 

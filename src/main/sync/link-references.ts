@@ -1,7 +1,11 @@
 import { posix } from 'node:path';
 import type { FileIndexEntry } from '../cache/file-index';
-import { pageRefRenderer, writtenLinkForms, type LinkForms } from '../mirror/page-link-forms';
-import { relativeTarget } from '../mirror/page-link-paths';
+import {
+  pageRefRenderer,
+  writtenLinkForms,
+  type LinkForms,
+} from '../../shared/gitsync/page-link-forms';
+import { relativeTarget } from '../../shared/gitsync/page-link-paths';
 import { rewriteLinkTargets, type LinkTargetContext } from '../mirror/rewrite-link-targets';
 
 /**

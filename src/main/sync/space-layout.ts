@@ -1,13 +1,9 @@
-import type {
-  MirrorCover,
-  MirrorFile,
-  MirrorLayout,
-  MirrorPage,
-  MirrorSpace,
-} from '../mirror/gitsync-types';
-import { pickPageFields } from '../../shared/gitsync/page-fields';
-import { renderGitSyncLayout, type RenderLayoutOptions } from '../mirror/render-gitsync-layout';
-import type { RemoteFile, RemotePage, RemoteRevision } from '../sync-ports';
+import { mirrorSpaceOf } from '../../shared/gitsync/mirror-space-of';
+import {
+  renderGitSyncLayout,
+  type RenderLayoutOptions,
+} from '../../shared/gitsync/render-gitsync-layout';
+import type { RemoteFile, RemoteRevision } from '../sync-ports';
 
 /** One file of a space folder as the engine writes it. */
 export interface LayoutEntry {
@@ -48,38 +44,5 @@ export function spaceLayout(
   return entries;
 }
 
-/** The published API's revision (as the remote client parses it) → the mirror's model. */
-export function mirrorSpaceOf(revision: RemoteRevision): MirrorSpace {
-  return { pages: revision.pages.map(mirrorPageOf), files: revision.files.map(mirrorFileOf) };
-}
-
-function mirrorPageOf(page: RemotePage): MirrorPage {
-  const result: MirrorPage = {
-    id: page.id,
-    type: page.type,
-    title: page.title,
-    // Link pages have no slug in the API; they have no file either.
-    slug: page.slug ?? '',
-    pages: page.pages.map(mirrorPageOf),
-  };
-  Object.assign(result, pickPageFields(page));
-  // The remote client validates the page shape; these records follow the published schema.
-  if (page.layout !== undefined) result.layout = page.layout as MirrorLayout;
-  if (page.cover !== undefined) result.cover = page.cover as MirrorCover;
-  if (page.href !== undefined) result.href = page.href;
-  if (page.markdown !== undefined) result.markdown = page.markdown;
-  const linkTitle = (page as { linkTitle?: unknown }).linkTitle;
-  if (typeof linkTitle === 'string') result.linkTitle = linkTitle;
-  return result;
-}
-
-function mirrorFileOf(file: RemoteFile): MirrorFile {
-  return {
-    id: file.id,
-    name: file.name,
-    contentType: file.contentType,
-    size: file.size,
-    downloadURL: file.downloadURL,
-    ...(file.dimensions ? { dimensions: file.dimensions } : {}),
-  };
-}
+/** The published API's revision → the mirror's model (shared with the server's export). */
+export { mirrorSpaceOf };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CachedOrganization, CachedSpace } from '../cache/space-cache';
-import { NameAllocator } from '../mirror/name-allocator';
+import { NameAllocator } from '../../shared/gitsync/name-allocator';
 import type { SyncError } from '../../shared/contract/sync-error';
 import type { RemoteOrganization, RemoteSpace } from '../sync-ports';
 import { nowOf, type EngineContext } from './engine-context';

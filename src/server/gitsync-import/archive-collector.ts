@@ -99,6 +99,11 @@ export class ArchiveCollector {
     }
   }
 
+  /** The temporary folder holding the spooled assets, if any was made. */
+  get spoolFolder(): string | undefined {
+    return this.folder;
+  }
+
   async dispose(): Promise<void> {
     if (this.folder !== undefined) await rm(this.folder, { recursive: true, force: true });
   }

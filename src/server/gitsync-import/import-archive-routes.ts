@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { ApiError, badRequest, forbidden } from '../http/api-error';
+import { ApiError, badRequest } from '../http/api-error';
 import { callerOf } from '../http/authenticate';
 import { errorResponses } from '../http/common-schemas';
 import type { TypedApp } from '../http/typed-app';
-import { ChangeRequestMerger } from '../resources/change-requests/change-request-merge';
 import { ChangeRequestQueries } from '../resources/change-requests/change-request-queries';
 import {
   ChangeRequestSchema,
@@ -13,13 +12,10 @@ import {
 import { SubjectSchema } from '../resources/change-requests/change-request-schema';
 import { SpaceParams } from '../resources/spaces/space-schema';
 import type { ServerContext } from '../server-context';
-import { CpuJobError } from '../workers/cpu-pool';
 import { ArchiveEntryError, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from './archive-limits';
 import type { ArchiveCollector } from './archive-collector';
-import { addPageFields } from './add-page-fields';
-import type { ImportPlan, PlannedPage } from './plan-import-tree';
+import { countPages, importCollected } from './import-collected';
 import { readArchive, type ArchiveFormat } from './read-archive';
-import { storeImport } from './store-import';
 
 const FORMATS: Readonly<Record<string, ArchiveFormat>> = {
   'application/x-tar': 'tar',
@@ -64,7 +60,6 @@ export function importArchiveRoutes(
     app.addContentTypeParser(type, (_request, _payload, done) => done(null, undefined));
   }
   const queries = new ChangeRequestQueries(ctx.db);
-  const merger = new ChangeRequestMerger(ctx);
 
   app.post(
     '/v1/spaces/:spaceId/git/import-archive',
@@ -95,32 +90,12 @@ export function importArchiveRoutes(
       }
       const collector = await collect(format, request.raw, limits);
       try {
-        const plan = await planOf(ctx, collector);
-        if ('refused' in plan) {
-          throw badRequest(`body: ${plan.refused.path} ${plan.refused.message}`);
-        }
-        const stored = await storeImport(ctx, {
+        const { row, revision, merged, plan } = await importCollected(ctx, collector, {
           spaceId,
           userId,
           subject: request.query.subject ?? 'Import from Git Sync',
-          pages: plan.pages,
-          files: plan.files,
-          spooled: collector.assets,
+          merge,
         });
-        let merged = false;
-        let { row, revision } = stored;
-        if (merge) {
-          const bodies = await merger.prepare(row, 'merge');
-          const outcome = ctx.db.transaction(() => {
-            if (queries.spaceEditMode(spaceId) === 'locked') {
-              throw forbidden(`Space ${spaceId} is locked: the import is left open for review`);
-            }
-            return merger.merge(queries.find(spaceId, row.id)!, userId, now(ctx), bodies);
-          })();
-          merged = outcome.result === 'merge';
-          if (merged) revision = outcome.revision;
-          row = queries.find(spaceId, row.id)!;
-        }
         return reply.code(201).send({
           changeRequest: presentChangeRequest(queries, row, ctx.urls),
           revision,
@@ -137,8 +112,6 @@ export function importArchiveRoutes(
   );
 }
 
-const now = (ctx: ServerContext) => ctx.clock.now().toISOString();
-
 /** The archive's entries; a refused entry or an unreadable archive is a 400. */
 async function collect(
   format: ArchiveFormat,
@@ -152,22 +125,4 @@ async function collect(
     if (error instanceof ApiError) throw error;
     throw badRequest(`body is not a readable ${format} archive`);
   }
-}
-
-async function planOf(ctx: ServerContext, collector: ArchiveCollector): Promise<ImportPlan> {
-  const texts = [...collector.texts].map(([path, bytes]) => ({ path, bytes }));
-  try {
-    const plan = await ctx.cpu.run('gitsync-import-plan', {
-      texts,
-      assets: [...collector.assets.keys()],
-    });
-    if (!('refused' in plan)) await addPageFields(ctx.cpu, plan.pages, plan.problems);
-    return plan;
-  } catch (error) {
-    throw error instanceof CpuJobError ? error.toApiError('The import') : error;
-  }
-}
-
-function countPages(pages: readonly PlannedPage[]): number {
-  return pages.reduce((sum, page) => sum + 1 + countPages(page.pages), 0);
 }

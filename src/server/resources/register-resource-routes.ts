@@ -1,5 +1,7 @@
 import { gitInfoRoutes } from '../gitsync-import/git-info-routes';
 import { importArchiveRoutes } from '../gitsync-import/import-archive-routes';
+import { gitSyncRoutes } from '../gitsync-import/git-sync-routes';
+import { exportArchiveRoutes } from '../gitsync-import/export-archive-routes';
 import type { TypedApp } from '../http/typed-app';
 import type { ServerContext } from '../server-context';
 import { changeRequestOrgRoutes } from './change-requests/change-request-org-routes';
@@ -45,6 +47,8 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   changeRequestContentRoutes(app, ctx);
   importArchiveRoutes(app, ctx);
   gitInfoRoutes(app, ctx);
+  gitSyncRoutes(app, ctx);
+  exportArchiveRoutes(app, ctx);
   commentRoutes(app, ctx);
   linkRoutes(app, ctx);
   searchRoutes(app, ctx);

@@ -4,6 +4,7 @@ import { ImportUploadError } from '../../import/upload-import';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliCommand } from '../cli-run';
 import { plural, quote } from '../output/text';
 import { terminalText } from '../terminal-text';
+import { importRepositoryUrl, isRepositoryUrl } from './import-url';
 
 const USAGE_LINE = 'usage: quire import <folder> --space <spaceId> [--subject <text>] [--merge]';
 
@@ -14,6 +15,11 @@ const USAGE_LINE = 'usage: quire import <folder> --space <spaceId> [--subject <t
  */
 export const importFolder: CliCommand = async (run, values, args) => {
   const [folderArg, ...rest] = args;
+  if (folderArg !== undefined && rest.length === 0 && isRepositoryUrl(folderArg)) {
+    return importRepositoryUrl(run, values, folderArg).catch((error: unknown) => {
+      throw cliErrorOf(error, values.space ?? '');
+    });
+  }
   const spaceId = values.space;
   if (folderArg === undefined || rest.length > 0 || spaceId === undefined) {
     throw new CliError(USAGE_LINE, EXIT_USAGE);

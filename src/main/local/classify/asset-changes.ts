@@ -3,7 +3,7 @@ import {
   allocateAssetName,
   ASSETS_FOLDER,
   assetNameAllocator,
-} from '../../mirror/render-gitsync-layout';
+} from '../../../shared/gitsync/render-gitsync-layout';
 import { MAX_FILES_PER_INSERT, type InsertFilesChange } from '../local-content-change';
 import type { ClassifyContext } from './classify-context';
 import type { PlannedChange } from './classify-result';

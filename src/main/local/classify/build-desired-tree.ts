@@ -1,4 +1,4 @@
-import { README_PATH } from '../../mirror/render-gitsync-layout';
+import { README_PATH } from '../../../shared/gitsync/render-gitsync-layout';
 import { cachedChildren } from './cached-tree';
 import type { ClassifyContext } from './classify-context';
 import type { DetectedMoves } from './detect-moves';

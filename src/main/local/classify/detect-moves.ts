@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { findFrontmatterBlock } from '../../mirror/page-frontmatter';
+import { findFrontmatterBlock } from '../../../shared/gitsync/page-frontmatter';
 import type { LocalProblem } from '../local-problem';
 import type { IndexedFile } from '../scan-space-folder';
 import type { ClassifyContext } from './classify-context';

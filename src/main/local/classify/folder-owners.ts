@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { README_PATH } from '../../mirror/render-gitsync-layout';
+import { README_PATH } from '../../../shared/gitsync/render-gitsync-layout';
 import type { LocalProblem } from '../local-problem';
 import type { ClassifyContext } from './classify-context';
 import type { DetectedMoves } from './detect-moves';

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { PAGE_FLAG_FIELDS, PAGE_TEXT_FIELDS } from '../../../shared/gitsync/page-fields';
-import { README_PATH } from '../../mirror/render-gitsync-layout';
+import { README_PATH } from '../../../shared/gitsync/render-gitsync-layout';
 import { titleSlug } from '../../mirror/title-slug';
 import type { PageFieldsUpdate } from '../local-content-change';
 import type { CachedPage } from './cached-tree';

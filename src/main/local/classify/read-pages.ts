@@ -4,7 +4,7 @@ import {
   splitFrontmatter,
   type FrontmatterFields,
   type SplitFrontmatter,
-} from '../../mirror/page-frontmatter';
+} from '../../../shared/gitsync/page-frontmatter';
 import { leadingHeading } from '../../../shared/gitsync/page-title';
 import type { LocalProblem } from '../local-problem';
 import type { IndexedFile, ScannedFile } from '../scan-space-folder';

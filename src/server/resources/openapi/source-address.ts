@@ -11,6 +11,7 @@ import { classifyAddress } from '../../content/safe-url-fetch';
 export function refusedSourceUrl(
   url: string,
   options: { allowPrivate: boolean; allowedAddresses: readonly string[] },
+  field = 'body.source.url',
 ): ApiError | undefined {
   if (options.allowPrivate) return undefined;
   let host: string;
@@ -23,11 +24,11 @@ export function refusedSourceUrl(
     return undefined; // the schema has already refused what is not a URL
   }
   if (host === 'localhost' || host.endsWith('.localhost')) {
-    return badRequest(`body.source.url resolves to a loopback address (${host})`);
+    return badRequest(`${field} resolves to a loopback address (${host})`);
   }
   if (!isIP(host) || options.allowedAddresses.includes(host)) return undefined;
   const range = classifyAddress(host);
   if (!range) return undefined;
   const article = /^[aeiou]/.test(range) ? 'an' : 'a';
-  return badRequest(`body.source.url resolves to ${article} ${range} address (${host})`);
+  return badRequest(`${field} resolves to ${article} ${range} address (${host})`);
 }

@@ -4,7 +4,7 @@
  * any other page by its file (`setup.md`, `../guide/setup.md`). `…/README.md` appears only in
  * SUMMARY.md. Reading goes the other way and takes every form a user may write.
  */
-import { posix } from 'node:path';
+import { posix } from './posix-path';
 
 const README = 'README.md';
 

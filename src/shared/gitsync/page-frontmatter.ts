@@ -3,14 +3,11 @@
  * with too): the same reading and writing, with problems worded for the desktop's problem list
  * and thrown as FrontmatterError where a page cannot be read at all.
  */
-import { fieldTypeText, type FrontmatterProblem } from '../../shared/gitsync/frontmatter-problem';
-import { findFrontmatterBlock } from '../../shared/gitsync/frontmatter-block';
-import {
-  parseFrontmatterYaml as parseYaml,
-  type FrontmatterData,
-} from '../../shared/gitsync/frontmatter-yaml';
-import { layoutFromFrontmatter } from '../../shared/gitsync/compose-frontmatter';
-import { readPageFields, type FrontmatterPageFields } from '../../shared/gitsync/page-fields';
+import { fieldTypeText, type FrontmatterProblem } from './frontmatter-problem';
+import { findFrontmatterBlock } from './frontmatter-block';
+import { parseFrontmatterYaml as parseYaml, type FrontmatterData } from './frontmatter-yaml';
+import { layoutFromFrontmatter } from './compose-frontmatter';
+import { readPageFields, type FrontmatterPageFields } from './page-fields';
 import type { MirrorLayout } from './gitsync-types';
 
 export {
@@ -21,12 +18,9 @@ export {
   layoutToFrontmatter,
   sameFrontmatter,
   type ComposeFrontmatterOptions,
-} from '../../shared/gitsync/compose-frontmatter';
-export {
-  findFrontmatterBlock,
-  type FrontmatterBlock,
-} from '../../shared/gitsync/frontmatter-block';
-export type { FrontmatterData } from '../../shared/gitsync/frontmatter-yaml';
+} from './compose-frontmatter';
+export { findFrontmatterBlock, type FrontmatterBlock } from './frontmatter-block';
+export type { FrontmatterData } from './frontmatter-yaml';
 
 /** Invalid, non-YAML or oversized frontmatter; the message is fit to show the user. */
 export class FrontmatterError extends Error {

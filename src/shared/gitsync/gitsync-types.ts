@@ -3,7 +3,7 @@
  * published API's revision page and file shapes (the desktop talks to servers over HTTP and never
  * imports server code), trimmed to what the Git Sync layout needs.
  */
-import type { PageFields, PageLayout } from '../../shared/gitsync/page-fields';
+import type { PageFields, PageLayout } from './page-fields';
 
 /**
  * `computed` pages are generated from a source, e.g. an OpenAPI reference (`builtin:openapi`).

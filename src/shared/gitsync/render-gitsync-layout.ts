@@ -23,8 +23,8 @@
  * order. Names come from server strings, so each goes through the mirror's name allocator
  * (safeFileName).
  */
-import { posix } from 'node:path';
-import { dumpYaml, type YamlValue } from '../../shared/gitsync/frontmatter-yaml';
+import { posix } from './posix-path';
+import { dumpYaml, type YamlValue } from './frontmatter-yaml';
 import type { MirrorComputedSource, MirrorFile, MirrorPage, MirrorSpace } from './gitsync-types';
 import { LAYOUT_RESERVED_NAMES, NameAllocator } from './name-allocator';
 import {

@@ -1,0 +1,23 @@
+import { mirrorSpaceOf, type PublishedRevision } from '../../shared/gitsync/mirror-space-of';
+import { renderGitSyncLayout } from '../../shared/gitsync/render-gitsync-layout';
+
+/** One file of an exported space: a text (SUMMARY.md, a page) or an uploaded file's bytes. */
+export type ExportLayoutEntry = { path: string; text: string } | { path: string; fileId: string };
+
+/**
+ * A revision as the API serves it with `format=markdown` (JSON bytes) → the files a fresh
+ * desktop mirror of it writes, in the same order: the same model conversion and the same
+ * renderer as the mirror, so an export equals a mirror byte for byte. Runs on a CPU worker.
+ */
+export function exportLayout(bytes: Uint8Array): ExportLayoutEntry[] {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+  const revision = JSON.parse(text) as PublishedRevision;
+  const layout = renderGitSyncLayout(mirrorSpaceOf(revision));
+  const entries: ExportLayoutEntry[] = [];
+  for (const [path, entry] of layout.files) {
+    entries.push(
+      entry.kind === 'asset' ? { path, fileId: entry.fileId } : { path, text: entry.content },
+    );
+  }
+  return entries;
+}
