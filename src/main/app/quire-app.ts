@@ -120,6 +120,8 @@ export class QuireApp implements QuireCommandHandlers {
       ...(options.onSecret ? { onSecret: options.onSecret } : {}),
       onProgress: (progress) => this.events.emit('progress', progress),
       onActivity: (entry) => this.events.emit('activity', entry),
+      onNotification: (notification) => this.events.emit('notification', notification),
+      onReviewChanged: (change) => this.events.emit('reviewChanged', change),
     });
     const context: ReviewContext = {
       home: options.services.home,

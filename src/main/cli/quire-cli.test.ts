@@ -176,6 +176,9 @@ class FakeWorld {
       changeRequest: () => Promise.reject(new Error('not used by these tests')),
       changeRequestDiff: () => Promise.reject(new Error('not used by these tests')),
       pinChangeRequest: () => Promise.reject(new Error('not used by these tests')),
+      comments: () => {
+        throw new Error('not used by these tests');
+      },
       close: async () => {
         this.openEngines--;
       },
