@@ -62,6 +62,9 @@ export const OPTIONS = {
   space: { type: 'string' },
   subject: { type: 'string' },
   merge: { type: 'boolean' },
+  body: { type: 'string' },
+  page: { type: 'string' },
+  remove: { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -54,7 +54,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   retry: ['all'],
   drop: [],
   ui: ['port', 'open'],
-  cr: ['json'],
+  cr: ['json', 'body', 'page', 'remove'],
   import: ['space', 'subject', 'merge'],
   help: [],
 };

@@ -49,6 +49,17 @@ Commands:
                           with the changed words marked), from the cache: works offline
   cr pin|unpin <space> <number>
                           keep a change request mirrored whatever its status (or stop)
+  cr comments <space> <number|-> [--page <pageId>] [--json]
+                          comment threads, from the cache; '-' for the space's own comments;
+                          changes not sent yet are marked (pending), refused ones with '!'
+  cr comment <space> <number|-> [--page <pageId>] --body <text|->
+                          write a comment ('--body -' reads stdin); queued, sent by the next sync
+  cr reply <space> <number|-> <commentId> --body <text|->
+  cr edit-comment <space> <number|-> <commentId> [<replyId>] --body <text|->
+  cr delete-comment <space> <number|-> <commentId> [<replyId>]
+  cr react <space> <number|-> <commentId> [<replyId>] <emoji> [--remove]
+  cr resolve|reopen <space> <number|-> <commentId>
+                          queued like a comment, offline too; ids may be local-<n> until sent
   import <folder> --space <spaceId> [--subject <text>] [--merge]
                           bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
                           .gitbook.yaml) into a space as one change request, open for review
