@@ -670,7 +670,10 @@ const commandArbs = [
   fc.constant(new Sync(new Map())),
   fc.constant(new LocalIgnored()),
   fc.constant(new MoveMirror()),
-  ...commentCommandArbs(() => t.client(OTHER)),
+  ...commentCommandArbs(
+    () => t.client(OTHER),
+    () => new Sync(new Map()),
+  ),
 ];
 
 // --- settling and the oracle --------------------------------------------------------------------

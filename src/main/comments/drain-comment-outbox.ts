@@ -1,5 +1,10 @@
 import { messageOf } from '../../shared/message-of';
-import { RemoteAuthError, RemoteNotFoundError, RemoteUnavailableError } from '../remote/errors';
+import {
+  RemoteAuthError,
+  RemoteHttpError,
+  RemoteNotFoundError,
+  RemoteUnavailableError,
+} from '../remote/errors';
 import type { CommentScope, RemoteComments } from './comment-remote';
 import { CommentMirror } from './comment-mirror';
 import { CommentOutbox, type QueuedCommentChange } from './comment-outbox';
@@ -49,6 +54,8 @@ export async function drainCommentOutbox(deps: CommentDrainDeps): Promise<Commen
         break;
       }
       if (error instanceof RemoteAuthError && error.status !== 403) throw error;
+      // 409: the same request (its key) is still being applied: its answer comes next run.
+      if (error instanceof RemoteHttpError && error.status === 409) continue;
       const reason =
         error instanceof RemoteNotFoundError && change.kind !== 'create'
           ? DELETED_REMOTELY

@@ -6,6 +6,7 @@ import type { CacheDb } from '../../../src/main/cache/open-cache-database';
 import { LocalComments } from '../../../src/main/comments/local-comments';
 import { CommentOutbox } from '../../../src/main/comments/comment-outbox';
 import type { CommentThread, CommentView } from '../../../src/shared/contract/review';
+import type { FaultInjectingFetch, FetchFault } from '../fault-injecting-fetch';
 
 /**
  * Comment operations for the sync model (sync-model.property.test.ts): the user posts, replies,
@@ -21,6 +22,7 @@ export interface CommentReal {
   cache: CacheDb;
   spaceId: string;
   trace: string[];
+  transport: FaultInjectingFetch;
 }
 
 type Cmd = fc.AsyncCommand<object, CommentReal>;
@@ -195,9 +197,37 @@ class RemoteCommentDelete implements Cmd {
   toString = () => `remote-delete-comment(${this.pick})`;
 }
 
-/** The comment commands, for the model's `commandArbs`; `other` is the other user's client. */
-export function commentCommandArbs(other: () => GitBookAPI) {
+/** A comment write (POST, PUT, DELETE of a comment or reply). */
+const COMMENT_WRITE = /^(POST|PUT|DELETE) .*\/comments(\/[^/]+(\/replies(\/[^/]+)?)?)?$/;
+
+/** A sync whose first comment write meets `fault` (a crash: the model's Sync reopens). */
+class CommentFaultSync implements Cmd {
+  constructor(
+    private readonly sync: () => Cmd,
+    readonly fault: FetchFault,
+  ) {}
+  check = () => true;
+  async run(model: object, real: CommentReal): Promise<void> {
+    real.transport.armFirstMatching(COMMENT_WRITE, this.fault);
+    try {
+      await this.sync().run(model, real);
+    } finally {
+      // Not met (nothing to send): no later sync meets it either.
+      real.transport.armFirstMatching();
+    }
+  }
+  toString = () => `comment-fault-sync(${this.fault})`;
+}
+
+/**
+ * The comment commands, for the model's `commandArbs`: `other` is the other user's client,
+ * `sync` the model's clean Sync command (it handles crashes).
+ */
+export function commentCommandArbs(other: () => GitBookAPI, sync: () => Cmd) {
   return [
+    fc
+      .constantFrom<FetchFault>('drop', 'crash-before', 'crash-after', 'timeout')
+      .map((fault) => new CommentFaultSync(sync, fault)),
     fc.constant(new CommentPost()),
     fc.nat().map((pick) => new CommentReply(pick)),
     fc.nat().map((pick) => new CommentEdit(pick)),
