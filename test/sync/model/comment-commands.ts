@@ -200,7 +200,7 @@ class RemoteCommentDelete implements Cmd {
 /** A comment write (POST, PUT, DELETE of a comment or reply). */
 const COMMENT_WRITE = /^(POST|PUT|DELETE) .*\/comments(\/[^/]+(\/replies(\/[^/]+)?)?)?$/;
 
-/** A sync whose first comment write meets `fault` (a crash: the model's Sync reopens). */
+/** A comment, then a sync whose first comment write meets `fault` (the model's Sync reopens after a crash). */
 class CommentFaultSync implements Cmd {
   constructor(
     private readonly sync: () => Cmd,
@@ -208,6 +208,8 @@ class CommentFaultSync implements Cmd {
   ) {}
   check = () => true;
   async run(model: object, real: CommentReal): Promise<void> {
+    // Something to send, so that the fault meets a comment write.
+    await new CommentPost().run(model, real);
     real.transport.armFirstMatching(COMMENT_WRITE, this.fault);
     try {
       await this.sync().run(model, real);
@@ -216,7 +218,7 @@ class CommentFaultSync implements Cmd {
       real.transport.armFirstMatching();
     }
   }
-  toString = () => `comment-fault-sync(${this.fault})`;
+  toString = () => `comment-then-sync(${this.fault})`;
 }
 
 /**
