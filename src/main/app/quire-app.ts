@@ -128,6 +128,7 @@ export class QuireApp implements QuireCommandHandlers {
       withSession: (needsToken, task) =>
         this.command(async () => task(await this.sessions.open(needsToken, false))),
       emit: (event, payload) => this.events.emit(event, payload),
+      requestSync: () => this.watchControl?.syncNow(),
     };
     this.review = {
       comments: new CommentCommands(context),

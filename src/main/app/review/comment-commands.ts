@@ -53,6 +53,7 @@ export class CommentCommands {
   /** Queued (the next sync sends it) and announced at once, so open screens show it pending. */
   private async change<T>(ref: CommentsRef, task: (comments: LocalComments) => T): Promise<T> {
     const result = await this.read(task);
+    this.context.requestSync?.();
     this.context.emit('reviewChanged', { spaceId: await this.spaceIdOf(ref), number: ref.number });
     return result;
   }

@@ -46,7 +46,7 @@ function itemOf(args: readonly string[], extra: number) {
   };
 }
 
-const QUEUED = 'Queued: sent with the next sync (`quire sync`, or at once while one watches).';
+const QUEUED = 'Queued: sent by the next sync (`quire sync --once`, or a running `sync --watch`).';
 
 const comments: CliCommand = async (run, values, args) => {
   const ref = commentsRefOf(args);
