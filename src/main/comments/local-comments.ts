@@ -24,6 +24,15 @@ export class UnknownCommentError extends Error {
   }
 }
 
+/** Only its author edits the text of a comment or reply (the server refuses anyone else). */
+export class CommentNotEditableError extends Error {
+  override readonly name = 'CommentNotEditableError';
+
+  constructor(readonly commentId: string) {
+    super(`comment ${commentId} is someone else's: only its author can edit it`);
+  }
+}
+
 export type CommentUser = { id: string; displayName: string };
 
 /**
@@ -84,11 +93,14 @@ export class LocalComments {
     const scope = this.scopeOf(ref);
     const thread = this.findThread(scope, ref.commentId);
     let replyId: string | null = null;
+    let target: CommentView = thread;
     if (ref.replyId !== null) {
       const reply = thread.replies.find((item) => this.sameId(item.id, ref.replyId!));
       if (reply === undefined) throw new UnknownCommentError(ref.replyId);
       replyId = reply.id;
+      target = reply;
     }
+    if (kind === 'edit' && !target.canEdit) throw new CommentNotEditableError(target.id);
     this.queue(scope, kind, thread.id, replyId, payload);
   }
 

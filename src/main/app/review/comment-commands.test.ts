@@ -107,5 +107,10 @@ describe('CommentCommands', () => {
     expect(
       await failure(app.comments({ space: 'Nowhere', number: null, pageId: null })),
     ).toMatchObject({ kind: 'unknown-change-request', space: 'Nowhere' });
+    const cleos = (await app.comments({ space: SPACE, number, pageId: null })).find(
+      (thread) => thread.author.id === 'u-cleo',
+    )!;
+    const edit = app.editComment({ ...ref, commentId: cleos.id, body: 'Mine now' });
+    expect(await failure(edit)).toMatchObject({ kind: 'invalid-argument', field: 'commentId' });
   });
 });

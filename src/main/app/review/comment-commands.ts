@@ -2,7 +2,7 @@ import { CommandFailedError } from '../../../shared/contract/command-error';
 import type { CommandArgs, CommandResult } from '../../../shared/contract/quire-commands';
 import type { CommentsRef } from '../../../shared/contract/review';
 import type { LocalComments } from '../../comments/local-comments';
-import { UnknownCommentError } from '../../comments/local-comments';
+import { CommentNotEditableError, UnknownCommentError } from '../../comments/local-comments';
 import type { ReviewContext } from './review-context';
 
 /** Comment threads of change requests and spaces: read from the mirror, changed through the outbox. */
@@ -75,6 +75,13 @@ function typed<T>(task: () => T): T {
         kind: 'unknown-comment',
         message: error.message,
         commentId: error.commentId,
+      });
+    }
+    if (error instanceof CommentNotEditableError) {
+      throw new CommandFailedError({
+        kind: 'invalid-argument',
+        message: error.message,
+        field: 'commentId',
       });
     }
     throw error;
