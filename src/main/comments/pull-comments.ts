@@ -13,6 +13,7 @@ export interface CommentPullDeps {
   remote: RemoteComments;
   /** The signed-in user: whose change requests and comments raise notifications. */
   userId: string;
+  now(): Date;
 }
 
 export interface CommentPullReport {
@@ -31,6 +32,12 @@ interface MirroredScope {
 
 /** The replies fingerprint of a comment nobody replied to (see parseComment). */
 const NO_REPLIES = JSON.stringify([0, '']);
+
+/**
+ * Replies are read again when their count or latest post moves, and at least once in this
+ * period: an edit or a reaction of a reply does not show in its comment.
+ */
+const REPLIES_REFRESH_MS = 60 * 60 * 1000;
 
 /** First characters of a comment, plain enough for a notification. */
 const EXCERPT_LENGTH = 140;
@@ -109,9 +116,11 @@ async function pullScope(
       notify(notificationOf(mirrored, comment, 'comment'));
     }
     mirror.putComment(scope, comment, null);
-    if (cached?.repliesFingerprint === comment.repliesFingerprint) continue;
-    if (cached === undefined && comment.repliesFingerprint === NO_REPLIES) {
-      mirror.setRepliesFingerprint(scope, comment.id, NO_REPLIES);
+    const wanted = `${comment.repliesFingerprint}@${Math.floor(deps.now().getTime() / REPLIES_REFRESH_MS)}`;
+    if (cached?.repliesFingerprint === wanted) continue;
+    if (comment.repliesFingerprint === NO_REPLIES) {
+      mirror.retainReplies(scope, comment.id, new Set());
+      mirror.setRepliesFingerprint(scope, comment.id, wanted);
       continue;
     }
     const replies = await deps.remote.listReplies(scope, comment.id);
@@ -123,7 +132,7 @@ async function pullScope(
       mirror.putReply(scope, comment.id, reply);
     }
     mirror.retainReplies(scope, comment.id, new Set(replies.map((reply) => reply.id)));
-    mirror.setRepliesFingerprint(scope, comment.id, comment.repliesFingerprint);
+    mirror.setRepliesFingerprint(scope, comment.id, wanted);
   }
   const listed = new Set(comments.map((comment) => comment.id));
   for (const item of before) {

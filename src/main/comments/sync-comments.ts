@@ -28,6 +28,7 @@ export interface CommentSyncDeps extends CommentSyncOptions {
   db: CacheDb;
   /** Sending is paused (`quire pause`): the threads are still pulled. */
   paused: boolean;
+  now(): Date;
   spaces: SpaceCache;
   log(level: 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
 }
