@@ -4,7 +4,8 @@ import { localIdOf, type QueuedCommentChange } from './comment-outbox';
 import { DELETED_REMOTELY } from './drain-comment-outbox';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type Thread = Mutable<Omit<CommentThread, 'replies'>> & { replies: Mutable<CommentView>[] };
+type View = Mutable<CommentView>;
+type Thread = Mutable<Omit<CommentThread, 'replies'>> & { replies: View[] };
 
 export interface ThreadInputs {
   mirrored: readonly MirroredComment[];
@@ -20,31 +21,77 @@ export interface ThreadInputs {
  * has is shown on its own, with the problem, and its text.
  */
 export function commentThreads(inputs: ThreadInputs): CommentThread[] {
-  const threads: Thread[] = [];
-  const byId = new Map<string, Mutable<CommentView>>();
-  const threadOf = new Map<string, Thread>();
-  for (const item of inputs.mirrored) {
-    const view = viewOf(item, inputs.user.id);
+  const threads = new ThreadSet(inputs);
+  for (const item of inputs.mirrored) threads.addMirrored(item);
+  for (const change of inputs.queued) threads.apply(change);
+  return threads.list;
+}
+
+class ThreadSet {
+  readonly list: Thread[] = [];
+  private readonly items = new Map<string, View>();
+  private readonly threads = new Map<string, Thread>();
+
+  constructor(private readonly inputs: ThreadInputs) {}
+
+  addMirrored(item: MirroredComment): void {
+    const view = viewOf(item, this.inputs.user.id);
     if (item.parentId === null) {
-      const thread: Thread = { ...view, page: item.page, resolved: item.resolved, replies: [] };
-      threads.push(thread);
-      byId.set(item.id, thread);
-      threadOf.set(item.id, thread);
-    } else {
-      const thread = threadOf.get(item.parentId);
-      if (thread === undefined) continue;
-      thread.replies.push(view);
-      byId.set(item.id, view);
+      this.addThread({ ...view, page: item.page, resolved: item.resolved, replies: [] });
+      return;
+    }
+    const thread = this.threads.get(item.parentId);
+    if (thread === undefined) return;
+    thread.replies.push(view);
+    this.items.set(item.id, view);
+  }
+
+  apply(change: QueuedCommentChange): void {
+    const body = change.payload.body ?? '';
+    if (change.kind === 'create') {
+      const pageId = change.payload.pageId ?? null;
+      const page = pageId === null ? null : { id: pageId, title: pageId, path: '' };
+      this.addThread({ ...this.local(change, body), page, resolved: false, replies: [] });
+      return;
+    }
+    const commentId = change.commentId!;
+    if (change.kind === 'reply') {
+      const thread = this.threadOf(commentId) ?? this.orphan(change, commentId);
+      const reply = this.local(change, body);
+      if (reply.problem === null && thread.problem === DELETED_REMOTELY) {
+        reply.problem = DELETED_REMOTELY;
+      }
+      thread.replies.push(reply);
+      this.items.set(reply.id, reply);
+      return;
+    }
+    const id = change.replyId ?? commentId;
+    const target = this.items.get(id) ?? this.items.get(this.inputs.resolveId(id) ?? id);
+    if (target !== undefined) {
+      applyChange(target, change);
+    } else if (change.kind === 'edit') {
+      // Gone from the server: an edit keeps its text, shown; anything else has nothing to show.
+      const orphan = this.orphan(change, id);
+      Object.assign(orphan, { body, pending: 'edit', problem: change.error ?? DELETED_REMOTELY });
     }
   }
-  const find = (id: string | null) => {
-    if (id === null) return undefined;
-    return byId.get(id) ?? byId.get(inputs.resolveId(id) ?? id);
-  };
-  for (const change of inputs.queued) {
-    const local = (body: string): Mutable<CommentView> => ({
+
+  private threadOf(id: string): Thread | undefined {
+    return this.threads.get(id) ?? this.threads.get(this.inputs.resolveId(id) ?? id);
+  }
+
+  private addThread(thread: Thread): Thread {
+    this.list.push(thread);
+    this.items.set(thread.id, thread);
+    this.threads.set(thread.id, thread);
+    return thread;
+  }
+
+  /** A comment or reply the user wrote, not created on the server yet. */
+  private local(change: QueuedCommentChange, body: string): View {
+    return {
       id: localIdOf(change),
-      author: inputs.user,
+      author: this.inputs.user,
       body,
       postedAt: change.createdAt,
       editedAt: null,
@@ -52,66 +99,25 @@ export function commentThreads(inputs: ThreadInputs): CommentThread[] {
       pending: 'create',
       problem: change.error,
       canEdit: true,
-    });
-    const orphan = (id: string): Thread => {
-      const thread: Thread = {
-        ...local(''),
-        id,
-        pending: null,
-        problem: DELETED_REMOTELY,
-        canEdit: false,
-        page: null,
-        resolved: false,
-        replies: [],
-      };
-      threads.push(thread);
-      byId.set(id, thread);
-      threadOf.set(id, thread);
-      return thread;
     };
-    const body = change.payload.body ?? '';
-    if (change.kind === 'create') {
-      const pageId = change.payload.pageId ?? null;
-      const thread: Thread = {
-        ...local(body),
-        page: pageId === null ? null : { id: pageId, title: pageId, path: '' },
-        resolved: false,
-        replies: [],
-      };
-      threads.push(thread);
-      byId.set(thread.id, thread);
-      threadOf.set(thread.id, thread);
-      continue;
-    }
-    const commentId = change.commentId!;
-    if (change.kind === 'reply') {
-      const thread =
-        threadOf.get(commentId) ??
-        threadOf.get(inputs.resolveId(commentId) ?? commentId) ??
-        orphan(commentId);
-      const reply = local(body);
-      if (reply.problem === null && thread.problem === DELETED_REMOTELY) {
-        reply.problem = DELETED_REMOTELY;
-      }
-      thread.replies.push(reply);
-      byId.set(reply.id, reply);
-      continue;
-    }
-    const target = find(change.replyId ?? commentId);
-    if (target === undefined) {
-      // Gone from the server: an edit keeps its text, shown; anything else has nothing to show.
-      if (change.kind === 'edit') {
-        const thread = orphan(change.replyId ?? commentId);
-        Object.assign(thread, { body, pending: 'edit', problem: change.error ?? DELETED_REMOTELY });
-      }
-      continue;
-    }
-    applyChange(target, change);
   }
-  return threads;
+
+  /** Stands for a comment the server no longer has, so what was queued for it stays shown. */
+  private orphan(change: QueuedCommentChange, id: string): Thread {
+    return this.addThread({
+      ...this.local(change, ''),
+      id,
+      pending: null,
+      problem: DELETED_REMOTELY,
+      canEdit: false,
+      page: null,
+      resolved: false,
+      replies: [],
+    });
+  }
 }
 
-function applyChange(target: Mutable<CommentView>, change: QueuedCommentChange): void {
+function applyChange(target: View, change: QueuedCommentChange): void {
   const { payload } = change;
   if (target.pending !== 'create') target.pending = change.kind as CommentView['pending'];
   if (change.error !== null) target.problem = change.error;
@@ -133,7 +139,7 @@ function react(
   return count > 0 ? [...others, { emoji, count, mine: add }] : others;
 }
 
-function viewOf(item: MirroredComment, userId: string): Mutable<CommentView> {
+function viewOf(item: MirroredComment, userId: string): View {
   return {
     id: item.id,
     author: item.author,
