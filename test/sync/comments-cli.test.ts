@@ -109,6 +109,17 @@ describe('quire cr comments', () => {
     expect(await threads(cr)).toEqual([]);
   });
 
+  it('puts a comment on a page named by its path', async () => {
+    const cr = String(number);
+    const on = ['cr', 'comment', 'Handbook', cr, '--page', 'guides/setup.md', '--body', 'Step 2?'];
+    expect((await quire(on)).code).toBe(0);
+    const pending = await quire(['cr', 'comments', 'Handbook', cr, '--page', 'guides/setup']);
+    expect(pending.stdout).toContain('on guides/setup');
+    await sync();
+    const [thread] = await threads(cr);
+    expect(thread).toMatchObject({ body: 'Step 2?', page: { id: 'p-setup' }, pending: null });
+  });
+
   it("takes '-' for the space's own comments", async () => {
     const posted = await quire(['cr', 'comment', 'Handbook', '-', '--body', 'On the space']);
     expect(posted.code, posted.stderr).toBe(0);

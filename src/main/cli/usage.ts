@@ -49,10 +49,10 @@ Commands:
                           with the changed words marked), from the cache: works offline
   cr pin|unpin <space> <number>
                           keep a change request mirrored whatever its status (or stop)
-  cr comments <space> <number|-> [--page <pageId>] [--json]
+  cr comments <space> <number|-> [--page <id|path>] [--json]
                           comment threads, from the cache; '-' for the space's own comments;
                           changes not sent yet are marked (pending), refused ones with '!'
-  cr comment <space> <number|-> [--page <pageId>] --body <text|->
+  cr comment <space> <number|-> [--page <id|path>] --body <text|->
                           write a comment ('--body -' reads stdin); queued, sent by the next sync
   cr reply <space> <number|-> <commentId> --body <text|->
   cr edit-comment <space> <number|-> <commentId> [<replyId>] --body <text|->

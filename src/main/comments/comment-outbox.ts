@@ -9,6 +9,9 @@ export type CommentChangeKind = 'create' | 'reply' | 'edit' | 'delete' | 'react'
 export interface CommentChangePayload {
   body?: string;
   pageId?: string | null;
+  /** The page's title and path when the cache knew them (shown until the server answers). */
+  pageTitle?: string;
+  pagePath?: string;
   emoji?: string;
   add?: boolean;
   resolved?: boolean;

@@ -50,7 +50,9 @@ class ThreadSet {
     const body = change.payload.body ?? '';
     if (change.kind === 'create') {
       const pageId = change.payload.pageId ?? null;
-      const page = pageId === null ? null : { id: pageId, title: pageId, path: '' };
+      const { pageTitle, pagePath } = change.payload;
+      const page =
+        pageId === null ? null : { id: pageId, title: pageTitle ?? pageId, path: pagePath ?? '' };
       this.addThread({ ...this.local(change, body), page, resolved: false, replies: [] });
       return;
     }

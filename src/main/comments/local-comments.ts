@@ -13,6 +13,7 @@ import {
 import type { CommentScope } from './comment-remote';
 import { CommentMirror } from './comment-mirror';
 import { CommentOutbox, localIdOf, type CommentChangePayload } from './comment-outbox';
+import { findCommentPage } from './comment-pages';
 import { commentThreads } from './comment-threads';
 
 /** No comment (or reply) with this id in the threads: never mirrored, deleted, or mistyped. */
@@ -50,14 +51,24 @@ export class LocalComments {
     this.outbox = new CommentOutbox(db);
   }
 
-  threads(ref: CommentsRef, pageId: string | null = null): CommentThread[] {
-    const threads = this.allThreads(this.scopeOf(ref));
-    return pageId === null ? threads : threads.filter((thread) => thread.page?.id === pageId);
+  /** `page`: only the threads on this page (its id or path). */
+  threads(ref: CommentsRef, page: string | null = null): CommentThread[] {
+    const scope = this.scopeOf(ref);
+    const threads = this.allThreads(scope);
+    if (page === null) return threads;
+    const pageId = findCommentPage(this.db, scope, page)?.id ?? page;
+    return threads.filter((thread) => thread.page?.id === pageId);
   }
 
-  post(ref: CommentsRef, pageId: string | null, body: string): CommentThread {
+  /** `page`: its id or path; one the cache does not know goes as given (the server decides). */
+  post(ref: CommentsRef, page: string | null, body: string): CommentThread {
     const scope = this.scopeOf(ref);
-    const change = this.queue(scope, 'create', null, null, { body, pageId });
+    const found = page === null ? undefined : findCommentPage(this.db, scope, page);
+    const target =
+      found === undefined
+        ? { pageId: page }
+        : { pageId: found.id, pageTitle: found.title, pagePath: found.path };
+    const change = this.queue(scope, 'create', null, null, { body, ...target });
     return this.allThreads(scope).find((thread) => thread.id === localIdOf(change))!;
   }
 

@@ -5,8 +5,8 @@ import { onCommandError } from '../output/describe-error';
 import { oneLine, plural } from '../output/text';
 import { known, refOf } from './change-requests';
 
-const USAGE = `usage: quire cr comments <space> <number|-> [--page <pageId>] [--json]
-       quire cr comment <space> <number|-> [--page <pageId>] --body <text|->
+const USAGE = `usage: quire cr comments <space> <number|-> [--page <id|path>] [--json]
+       quire cr comment <space> <number|-> [--page <id|path>] --body <text|->
        quire cr reply|edit-comment <space> <number|-> <commentId> [<replyId>] --body <text|->
        quire cr delete-comment <space> <number|-> <commentId> [<replyId>]
        quire cr react <space> <number|-> <commentId> [<replyId>] <emoji> [--remove]
