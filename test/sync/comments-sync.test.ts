@@ -179,6 +179,9 @@ describe('comments through the outbox', () => {
     expect(dora.local.threads(ref)).toMatchObject([
       { id: posted.id, body: 'My careful rewrite', pending: 'edit', problem: DELETED_REMOTELY },
     ]);
+    // Until the user gives it up.
+    dora.local.remove({ ...ref, commentId: posted.id, replyId: null });
+    expect(dora.local.threads(ref)).toEqual([]);
   });
 
   it('sends the others when the server refuses one', async () => {
@@ -195,6 +198,13 @@ describe('comments through the outbox', () => {
     });
     // Refused, it stays refused: not sent again by the next run.
     expect((await dora.engine.syncOnce()).comments?.sent).toBe(0);
+    // Deleting it gives it up: nothing of it is left queued.
+    const refused = threads.find((c) => c.problem !== null)!;
+    dora.local.remove({ ...ref, commentId: refused.id, replyId: null });
+    expect(dora.local.threads(ref).map((c) => c.body)).toEqual(['Fine']);
+    expect(dora.kit.cache.prepare('SELECT count(*) AS n FROM comment_outbox').get()).toEqual({
+      n: 0,
+    });
   });
 
   it('notifies once of a new comment on her change request and of a reply to her', async () => {

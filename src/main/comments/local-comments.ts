@@ -112,6 +112,10 @@ export class LocalComments {
       target = reply;
     }
     if (kind === 'edit' && !target.canEdit) throw new CommentNotEditableError(target.id);
+    if (kind === 'delete' && this.isOnlyLocal(scope, target)) {
+      this.discard(scope, target.id);
+      return;
+    }
     this.queue(scope, kind, thread.id, replyId, payload);
   }
 
@@ -123,6 +127,25 @@ export class LocalComments {
     payload: CommentChangePayload,
   ) {
     return this.outbox.add(scope, { kind, commentId, replyId, payload }, this.now());
+  }
+
+  /**
+   * Refused, or about a comment deleted remotely, and not on the server: deleting it gives up
+   * what was queued for it. (A create still pending may have reached the server: its deletion
+   * is queued after it instead.)
+   */
+  private isOnlyLocal(scope: CommentScope, item: CommentView): boolean {
+    const id = this.outbox.resolveId(item.id) ?? item.id;
+    return item.problem !== null && new CommentMirror(this.db).find(scope, id) === undefined;
+  }
+
+  /** Drops every queued change that creates, or is about, this comment or reply. */
+  private discard(scope: CommentScope, id: string): void {
+    for (const change of this.outbox.list(scope)) {
+      if ([localIdOf(change), change.commentId, change.replyId].includes(id)) {
+        this.outbox.drop(change.id);
+      }
+    }
   }
 
   private findThread(scope: CommentScope, commentId: string): CommentThread {
