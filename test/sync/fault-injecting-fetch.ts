@@ -51,6 +51,15 @@ export class FaultInjectingFetch {
 
   constructor(private readonly options: FaultInjectingFetchOptions) {}
 
+  /** A fault for the first call whose `METHOD path` matches, whatever its number (once). */
+  private firstMatching: { pattern: RegExp; fault: FetchFault } | undefined;
+
+  /** Sets (or, without arguments, clears) a fault by request instead of by call number. */
+  armFirstMatching(pattern?: RegExp, fault?: FetchFault): void {
+    this.firstMatching =
+      pattern !== undefined && fault !== undefined ? { pattern, fault } : undefined;
+  }
+
   /** Sets the faults of the calls to come, numbered from 0 again. */
   arm(faults: ReadonlyMap<number, FetchFault>): void {
     this.faults = faults;
@@ -67,7 +76,11 @@ export class FaultInjectingFetch {
     const n = this.calls++;
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    const fault = this.faults.get(n);
+    let fault = this.faults.get(n);
+    if (fault === undefined && this.firstMatching?.pattern.test(`${method} ${url.pathname}`)) {
+      fault = this.firstMatching.fault;
+      this.firstMatching = undefined;
+    }
     const line = `${n} ${method} ${url.pathname}${fault ? ` !${fault}` : ''}`;
     this.log.push(line);
     if (this.options.now() < this.blockedUntil) this.earlyCalls.push(line);

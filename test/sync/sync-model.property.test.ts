@@ -16,6 +16,8 @@ import type { RemotePage } from '../../src/main/sync-ports';
 import type { Fixture } from '../../src/server/fixture/fixture-schema';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { FaultInjectingFetch, type FetchFault } from './fault-injecting-fetch';
+import { checkCommentOracle, commentCommandArbs } from './model/comment-commands';
+import { WorkspaceCommentRemote } from '../../src/main/comments/workspace-comment-remote';
 import { readTree, treeAsText } from './sync-test-kit';
 
 /**
@@ -193,6 +195,7 @@ function openEngine(real: Pick<Real, 'cacheFile' | 'folder' | 'clock'>) {
       maxOfflineWaits: 0,
       ignorePatterns: IGNORE_PATTERNS,
     },
+    comments: { remote: new WorkspaceCommentRemote(client), userId: 'u-prop-me' },
   });
   return { cache, engine, transport };
 }
@@ -667,6 +670,10 @@ const commandArbs = [
   fc.constant(new Sync(new Map())),
   fc.constant(new LocalIgnored()),
   fc.constant(new MoveMirror()),
+  ...commentCommandArbs(
+    () => t.client(OTHER),
+    () => new Sync(new Map()),
+  ),
 ];
 
 // --- settling and the oracle --------------------------------------------------------------------
@@ -973,6 +980,7 @@ describe('sync model', () => {
               await fc.asyncModelRun(() => ({ model: {}, real }), commands);
               await settle(real);
               await checkOracle(real);
+              await checkCommentOracle(real, t.client(ME));
             } finally {
               await endRun(real);
             }

@@ -1,3 +1,5 @@
+import type { LocalComments } from '../comments/local-comments';
+import type { ReviewNotification } from '../../shared/contract/review';
 import type { ActivityEntry, WatchRunSummary } from '../../shared/contract/activity';
 import type {
   ChangeRequestDetail,
@@ -48,6 +50,10 @@ export interface OpenSessionOptions {
    * off and retries) instead of waiting inside the run.
    */
   readonly watching?: boolean;
+  /** New remote comments on the user's change requests, replies to the user's comments. */
+  readonly onNotification?: (notification: ReviewNotification) => void;
+  /** A change request's (or a space's, `number` null) comments changed by a sync. */
+  readonly onReviewChanged?: (change: { spaceId: string; number: number | null }) => void;
 }
 
 /** Runs until `signal` aborts; rejects with a RemoteAuthError (401) once the token is rejected. */
@@ -124,6 +130,8 @@ export interface EngineSession {
   close(): Promise<void>;
   /** The review actions on the mirrored change requests (src/main/review/). Needs a login. */
   reviewActions(): ReviewActions;
+  /** Comment threads and the comment outbox, from the cache (src/main/comments); offline too. */
+  comments(): LocalComments;
 }
 
 /** No refused change has this id (never refused, already retried or dropped). */

@@ -19,6 +19,8 @@ export interface EngineSessionsOptions {
   readonly onSecret?: (secret: string) => void;
   readonly onProgress: (progress: QuireEvents['progress']) => void;
   readonly onActivity: (entry: QuireEvents['activity']) => void;
+  readonly onNotification?: (notification: QuireEvents['notification']) => void;
+  readonly onReviewChanged?: (change: QuireEvents['reviewChanged']) => void;
 }
 
 /**
@@ -73,6 +75,8 @@ export class EngineSessions {
       remote,
       onProgress: this.options.onProgress,
       onActivity: this.options.onActivity,
+      ...(this.options.onNotification ? { onNotification: this.options.onNotification } : {}),
+      ...(this.options.onReviewChanged ? { onReviewChanged: this.options.onReviewChanged } : {}),
       ...(watching ? { watching: true } : {}),
     });
     this.session = { engine, config, loggedIn: token !== undefined, watching };

@@ -120,12 +120,15 @@ export class QuireApp implements QuireCommandHandlers {
       ...(options.onSecret ? { onSecret: options.onSecret } : {}),
       onProgress: (progress) => this.events.emit('progress', progress),
       onActivity: (entry) => this.events.emit('activity', entry),
+      onNotification: (notification) => this.events.emit('notification', notification),
+      onReviewChanged: (change) => this.events.emit('reviewChanged', change),
     });
     const context: ReviewContext = {
       home: options.services.home,
       withSession: (needsToken, task) =>
         this.command(async () => task(await this.sessions.open(needsToken, false))),
       emit: (event, payload) => this.events.emit(event, payload),
+      requestSync: () => this.watchControl?.syncNow(),
     };
     this.review = {
       comments: new CommentCommands(context),

@@ -30,6 +30,8 @@ import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import { ActivityLog, type NewActivity } from '../cache/activity-log';
 import { ChangeRequestViews } from '../change-requests/change-request-views';
 import { WorkspaceChangeRequestRemote } from '../change-requests/workspace-change-request-remote';
+import { LocalComments } from '../comments/local-comments';
+import { WorkspaceCommentRemote } from '../comments/workspace-comment-remote';
 import type { CacheDb } from '../cache/open-cache-database';
 import { SyncedTexts } from '../cache/synced-texts';
 import { ConflictResolutionError } from '../conflicts/conflict-resolver';
@@ -101,6 +103,10 @@ export class SyncEngineSession implements EngineSession {
               remote: new WorkspaceChangeRequestRemote(options.remote),
               sendQueued: () => this.sendQueuedReviewChanges(),
             },
+            comments: {
+              remote: new WorkspaceCommentRemote(options.remote),
+              userId: options.config.user.id,
+            },
           }
         : {}),
     });
@@ -138,6 +144,8 @@ export class SyncEngineSession implements EngineSession {
     const report = await this.engine.syncOnce();
     this.recordActivity(report);
     const errors = report.errors.map((error) => error.message);
+    // A refused comment change is kept in its thread, with the reason; the run says it once.
+    errors.push(...(report.comments?.refused ?? []));
     if (report.spaces.length === 0 && report.errors.length > 0) {
       // Nothing could be pulled at all: a failed command, with the typed error.
       const message = `sync failed: ${errors.join('; ')}`;
@@ -357,8 +365,23 @@ export class SyncEngineSession implements EngineSession {
     return refused.map((refusal) => refusal.message);
   }
 
+  comments(): LocalComments {
+    return new LocalComments(this.cache, this.options.config.user, () => new Date().toISOString());
+  }
+
   private recordActivity(report: SyncReport): void {
     this.addActivity(activityOfReport(report));
+    this.announceComments(report);
+  }
+
+  /** What the comment step of a run brought: notifications, and the threads that changed. */
+  private announceComments(report: SyncReport): void {
+    for (const notification of report.comments?.notifications ?? []) {
+      this.options.onNotification?.(notification);
+    }
+    for (const scope of report.comments?.changed ?? []) {
+      this.options.onReviewChanged?.({ spaceId: scope.spaceId, number: scope.changeRequest });
+    }
   }
 
   private addActivity(entries: readonly NewActivity[]): void {

@@ -145,7 +145,8 @@ export class ChangeRequestViews {
     return { item, space };
   }
 
-  private resolveSpace(name: string): CachedSpace {
+  /** A synced space by id, title or folder name. Throws UnknownChangeRequestSpaceError. */
+  resolveSpace(name: string): CachedSpace {
     const spaces = [...this.syncedSpaces().values()];
     const byId = spaces.find((space) => space.id === name);
     if (byId) return byId;

@@ -70,6 +70,7 @@ export const OPTIONS = {
   page: { type: 'string' },
   out: { type: 'string' },
   ref: { type: 'string' },
+  body: { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

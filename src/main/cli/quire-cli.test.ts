@@ -179,6 +179,9 @@ class FakeWorld {
       reviewActions: () => {
         throw new Error('not used by these tests');
       },
+      comments: () => {
+        throw new Error('not used by these tests');
+      },
       close: async () => {
         this.openEngines--;
       },

@@ -54,7 +54,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   retry: ['all'],
   drop: [],
   ui: ['port', 'open'],
-  cr: ['json', 'approve', 'request-changes', 'comment', 'add', 'remove', 'page', 'out'],
+  cr: ['json', 'approve', 'request-changes', 'comment', 'add', 'remove', 'page', 'out', 'body'],
   import: ['space', 'subject', 'merge', 'ref'],
   help: [],
 };

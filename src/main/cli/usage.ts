@@ -63,6 +63,18 @@ Commands:
                           are listed with their pages (exit 2)
   cr pdf <space> <number> [--page <id>] [--out <file>]
                           save it (or one page) as a PDF: to <file>, or a fresh name in ~/Downloads
+  cr comments <space> <number|-> [--page <id|path>] [--json]
+                          comment threads, from the cache; '-' for the space's own comments;
+                          changes not sent yet are marked (pending), refused ones with '!'
+  cr comment <space> <number|-> [--page <id|path>] --body <text|->
+                          write a comment ('--body -' reads stdin); queued, sent by the next sync
+  cr reply <space> <number|-> <commentId> --body <text|->
+  cr edit-comment <space> <number|-> <commentId> [<replyId>] --body <text|->
+  cr delete-comment <space> <number|-> <commentId> [<replyId>]
+  cr react <space> <number|-> <commentId> [<replyId>] <emoji>
+  cr unreact <space> <number|-> <commentId> [<replyId>] <emoji>
+  cr resolve|reopen <space> <number|-> <commentId>
+                          queued like a comment, offline too; ids may be local-<n> until sent
   import <folder> --space <spaceId> [--subject <text>] [--merge]
                           bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
                           .gitbook.yaml) into a space as one change request, open for review

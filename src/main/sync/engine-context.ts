@@ -15,6 +15,7 @@ import { Outbox } from '../outbox/outbox';
 import { OutboxDrainer } from '../outbox/outbox-drainer';
 import type { OutboxRemote } from '../outbox/outbox-remote';
 import type { Clock, RemoteChangeRequests, RemoteWorkspace, SyncProgress } from '../sync-ports';
+import type { CommentSyncOptions } from '../comments/sync-comments';
 import { SpacePusher } from './push-space';
 import { RefusedChanges } from './refused-changes';
 import type { SpaceSyncReport } from './sync-report';
@@ -38,6 +39,8 @@ export interface SyncEngineOptions {
   push?: SyncPushOptions;
   /** Set to mirror the synced spaces' change requests after the pulls (src/main/change-requests). */
   changeRequests?: ChangeRequestMirrorOptions;
+  /** Set to send the comment outbox and mirror comments after the pulls (src/main/comments). */
+  comments?: CommentSyncOptions;
 }
 
 export interface ChangeRequestMirrorOptions {
@@ -100,6 +103,7 @@ export interface EngineContext {
   readonly pusher: SpacePusher | undefined;
   readonly drainer: OutboxDrainer | undefined;
   readonly changeRequests: ChangeRequestMirrorOptions | undefined;
+  readonly comments: CommentSyncOptions | undefined;
 }
 
 /** The shared state of a SyncEngine over its options (the folder already checked absolute). */
@@ -135,6 +139,7 @@ export function createEngineContext(options: SyncEngineOptions, folder: string):
     ignore,
     drainer,
     changeRequests: options.changeRequests,
+    comments: options.comments,
     pusher:
       drainer === undefined
         ? undefined

@@ -5,6 +5,7 @@ import {
   CHANGE_REQUESTS_PULLED_AT,
   pullChangeRequests,
 } from '../change-requests/pull-change-requests';
+import { syncComments } from '../comments/sync-comments';
 import { nowOf, type EngineContext } from './engine-context';
 import { pullSpace } from './pull/pull-space';
 import type { RemoteRevision } from '../sync-ports';
@@ -76,6 +77,7 @@ export async function runSync(ctx: EngineContext, run: SyncRun): Promise<void> {
     if (busy) report.spaces.push(spaceReport);
   }
   await mirrorChangeRequests(ctx, run);
+  await runCommentStep(ctx, run);
   for (const space of report.spaces) {
     report.filesWritten += space.written.length;
     report.filesRemoved += space.removed.length;
@@ -245,4 +247,18 @@ async function mirrorChangeRequests(ctx: EngineContext, run: SyncRun): Promise<v
   } catch (error) {
     ctx.log('warn', 'change requests not mirrored', { error: messageOf(error) });
   }
+}
+
+/** Comments go after the page pushes and pulls (and the change-request mirror they follow). */
+async function runCommentStep(ctx: EngineContext, run: SyncRun): Promise<void> {
+  const options = ctx.comments;
+  if (options === undefined || run.stopRequested || run.report.offline) return;
+  run.report.comments = await syncComments({
+    ...options,
+    db: ctx.db,
+    spaces: ctx.spaces,
+    paused: ctx.pauses.state().paused,
+    now: () => ctx.clock.now(),
+    log: ctx.log,
+  });
 }

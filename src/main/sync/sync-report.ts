@@ -1,3 +1,4 @@
+import type { CommentSyncReport } from '../comments/sync-comments';
 import type { SyncProblemKind } from '../cache/sync-problems';
 import type { CachedSpace } from '../cache/space-cache';
 import type { SyncError } from '../../shared/contract/sync-error';
@@ -63,6 +64,8 @@ export interface SyncReport {
   stopped?: boolean;
   /** The server rejected the token (401): nothing more can sync until the user signs in again. */
   tokenRejected?: boolean;
+  /** What the comment step did (set when the engine syncs comments and the run reached it). */
+  comments?: CommentSyncReport;
 }
 
 /** A space's report before anything happened to it. */

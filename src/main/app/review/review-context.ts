@@ -12,4 +12,6 @@ export interface ReviewContext {
   /** `needsToken`: the task talks to the server (a token is required to open the session). */
   withSession<T>(needsToken: boolean, task: (session: Session) => Promise<T>): Promise<T>;
   emit<E extends EventName>(event: E, payload: QuireEvents[E]): void;
+  /** Asks the background sync of this process (if one runs) for a run soon: queued changes go. */
+  requestSync?(): void;
 }
