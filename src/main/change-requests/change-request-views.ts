@@ -145,7 +145,7 @@ export class ChangeRequestViews {
     return { item, space };
   }
 
-  private resolveSpace(name: string): CachedSpace {
+  resolveSpace(name: string): CachedSpace {
     const spaces = [...this.syncedSpaces().values()];
     const byId = spaces.find((space) => space.id === name);
     if (byId) return byId;
