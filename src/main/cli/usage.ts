@@ -49,6 +49,10 @@ Commands:
                           with the changed words marked), from the cache: works offline
   cr pin|unpin <space> <number>
                           keep a change request mirrored whatever its status (or stop)
+  cr checkout <space> <number>
+                          make a change request a folder, <space> (change requests)/<number>
+                          <subject>/ beside the space's: edits there go to it, others' arrive
+  cr checkouts [--json]   the checked-out change requests, their folders and unsent edits
   import <folder> --space <spaceId> [--subject <text>] [--merge]
                           bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
                           .gitbook.yaml) into a space as one change request, open for review

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ChangeRequestCheckout } from '../../shared/contract/review';
+import { UnknownChangeRequestError } from '../change-requests/change-request-views';
 import { CheckoutRefusedError, checkOut } from '../checkouts/check-out';
 import { checkoutFolders, checkoutView, checkoutViews } from '../checkouts/checkout-views';
 import { runCheckoutPush, runCheckoutSync } from '../checkouts/sync-checkouts';
@@ -287,8 +288,8 @@ export class SyncEngine {
   /**
    * Checks change request `number` of the space out into
    * `<organization>/<space> (change requests)/<number> <subject>/` (asks the server for it, then
-   * pulls its revision there); its edits then go to it. Throws CheckoutRefusedError when it is
-   * merged, archived or unknown, RemoteUnavailableError offline. Runs after the queued runs.
+   * pulls its revision there); its edits then go to it. Throws UnknownChangeRequestError,
+   * CheckoutRefusedError when it is merged or archived, RemoteUnavailableError offline. Runs after the queued runs.
    */
   checkout(spaceId: string, number: number): Promise<ChangeRequestCheckout> {
     return this.exclusive(async () => {
@@ -299,9 +300,7 @@ export class SyncEngine {
       }
       if (remote === undefined) throw new CheckoutRefusedError('checkouts need the server');
       const changeRequest = await remote.getChangeRequest(spaceId, String(number));
-      if (changeRequest === undefined) {
-        throw new CheckoutRefusedError(`no change request #${number} in ${space.title}`);
-      }
+      if (changeRequest === undefined) throw new UnknownChangeRequestError(space.title, number);
       const run = new SyncRun(undefined, nowOf(this.ctx));
       const { checkout } = await checkOut(this.ctx, run, space, changeRequest);
       return checkoutView(this.ctx, checkout);
