@@ -16,6 +16,8 @@ import type { RemotePage } from '../../src/main/sync-ports';
 import type { Fixture } from '../../src/server/fixture/fixture-schema';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { FaultInjectingFetch, type FetchFault } from './fault-injecting-fetch';
+import { WorkspaceChangeRequestRemote } from '../../src/main/change-requests/workspace-change-request-remote';
+import { checkoutModel } from './model/checkout-commands';
 import { readTree, treeAsText } from './sync-test-kit';
 
 /**
@@ -193,6 +195,8 @@ function openEngine(real: Pick<Real, 'cacheFile' | 'folder' | 'clock'>) {
       maxOfflineWaits: 0,
       ignorePatterns: IGNORE_PATTERNS,
     },
+    // Checkouts ask for their change request; the mirror itself refreshes once an hour.
+    changeRequests: { remote: new WorkspaceChangeRequestRemote(client), intervalMs: 3_600_000 },
   });
   return { cache, engine, transport };
 }
@@ -646,6 +650,7 @@ const faultArb = fc.constantFrom<FetchFault>(
   'crash-before',
   'crash-after',
 );
+const checkouts = checkoutModel({ server: () => t, me: ME, other: OTHER });
 const commandArbs = [
   fc.tuple(fc.nat(), fc.boolean()).map(([pick, poison]) => new LocalRefusedCreate(pick, poison)),
   fc.constant(new LocalTwins()),
@@ -667,6 +672,7 @@ const commandArbs = [
   fc.constant(new Sync(new Map())),
   fc.constant(new LocalIgnored()),
   fc.constant(new MoveMirror()),
+  ...checkouts.arbs,
 ];
 
 // --- settling and the oracle --------------------------------------------------------------------
@@ -973,6 +979,7 @@ describe('sync model', () => {
               await fc.asyncModelRun(() => ({ model: {}, real }), commands);
               await settle(real);
               await checkOracle(real);
+              await checkouts.checkCheckouts(real);
             } finally {
               await endRun(real);
             }
