@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SyncWatcher } from '../../src/main/sync/sync-watcher';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { contentFixture, TOKENS } from '../support/test-fixture';
 import {
@@ -76,6 +77,36 @@ describe('change-request checkout', () => {
       'Edit here',
     ]);
     expect(kit.engine.checkouts()[0]!.pending).toBe(0);
+  });
+
+  it('sends an edit on pushOnce (what a watcher runs on a save)', async () => {
+    const { cr, root } = await checkOut('Pushed at once');
+    writeFileSync(join(root, 'guides/setup.md'), '# Setup\n\nSaved in the checkout.\n');
+
+    const report = await kit.engine.pushOnce();
+
+    expect(report.errors).toEqual([]);
+    expect(await changeRequestMarkdown(t, SPACE, cr.id, 'p-setup')).toContain('Saved in the');
+    expect(kit.engine.pendingChanges()).toBe(0);
+  });
+
+  it('is watched: a save there reaches the change request without a sync', async () => {
+    const { cr, root } = await checkOut('Watched');
+    const watcher = new SyncWatcher({ engine: kit.engine, pullIntervalMs: 3_600_000 });
+    await watcher.start();
+    try {
+      writeFileSync(join(root, 'guides/setup.md'), '# Setup\n\nSaved while watched.\n');
+      const deadline = Date.now() + 30_000;
+      let markdown: string | undefined;
+      while (Date.now() < deadline) {
+        markdown = await changeRequestMarkdown(t, SPACE, cr.id, 'p-setup');
+        if (markdown?.includes('Saved while watched.')) break;
+        await new Promise((wait) => setTimeout(wait, 200));
+      }
+      expect(markdown).toContain('Saved while watched.');
+    } finally {
+      await watcher.stop();
+    }
   });
 
   it("brings others' edits of the change request into the folder", async () => {
