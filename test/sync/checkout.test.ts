@@ -221,6 +221,8 @@ describe('change-request checkout', () => {
     const cr = await openChangeRequest(t, SPACE, 'Done');
     await api().mergeChangeRequest(SPACE, cr.id);
     await expect(kit.engine.checkout(SPACE, cr.number)).rejects.toThrow(/is merged/);
-    await expect(kit.engine.checkout(SPACE, 999)).rejects.toThrow(/no change request 999 in space Handbook/);
+    await expect(kit.engine.checkout(SPACE, 999)).rejects.toThrow(
+      /no change request 999 in space Handbook/,
+    );
   });
 });
