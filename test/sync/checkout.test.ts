@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildSyncStatus } from '../../src/main/sync/sync-status-model';
 import { SyncWatcher } from '../../src/main/sync/sync-watcher';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { contentFixture, TOKENS } from '../support/test-fixture';
@@ -172,6 +173,12 @@ describe('change-request checkout', () => {
         .status()
         .find((space) => space.folder.includes('(change requests)'));
       expect(status?.problems.map((problem) => problem.kind)).toContain('kept-deleted');
+      // The status snapshot (what the app and `quire status` show) counts the unsent edit.
+      const snapshot = buildSyncStatus(kit.engine);
+      expect(snapshot.spaces.find((space) => space.id === status?.id)?.pending).toBe(1);
+      expect(snapshot.problems.map((problem) => problem.message).join('\n')).toMatch(
+        /delete this folder/,
+      );
       // Nothing went to main or to a new change request.
       expect(await mainMarkdown(t, SPACE, 'p-setup')).not.toContain('Not sent yet.');
       for (const status of [ChangeRequestStatus.Draft, ChangeRequestStatus.Open]) {
