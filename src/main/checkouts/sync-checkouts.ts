@@ -4,7 +4,7 @@ import type { RemoteChangeRequest } from '../sync-ports';
 import { pullSpace } from '../sync/pull/pull-space';
 import { mergePushReport } from '../sync/run-sync';
 import { pushSpace } from '../sync/run-push';
-import type { EngineContext } from '../sync/engine-context';
+import { nowOf, type EngineContext } from '../sync/engine-context';
 import { syncErrorOf } from '../sync/sync-error-of';
 import { emptyReport, type SpaceSyncReport } from '../sync/sync-report';
 import { SyncStopped, type SyncRun } from '../sync/sync-run';
@@ -86,7 +86,11 @@ async function syncCheckout(
     }
     recordView(ctx, checkout, latest);
     const current = ctx.spaces.getSpace(space.id)!;
-    if (latest.revision === current.syncedRevision) return report;
+    if (latest.revision === current.syncedRevision) {
+      // Known to be current: its last sync moves, as a space's does.
+      if (report.error === undefined) ctx.spaces.markChecked(space.id, nowOf(ctx));
+      return report;
+    }
     report.pulled = true;
     const needsPush = await pullSpace(ctx, run, current, report);
     if ((needsPush || moved) && ctx.pusher !== undefined) {
