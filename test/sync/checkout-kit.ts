@@ -3,17 +3,25 @@ import { WorkspaceChangeRequestRemote } from '../../src/main/change-requests/wor
 import { WorkspaceOutboxRemote } from '../../src/main/outbox/workspace-outbox-remote';
 import { WorkspaceClient } from '../../src/main/remote/workspace-client';
 import { SyncEngine } from '../../src/main/sync/sync-engine';
+import type { RemoteWorkspace } from '../../src/main/sync-ports';
 import type { TestServer } from '../support/start-test-server';
 import { TOKENS } from '../support/test-fixture';
 import { engineFor, TEST_DEVICE, type EngineKit } from './sync-test-kit';
 
-/** Like pushEngineFor, with the change-request side on (what checkouts need). */
-export function checkoutEngineFor(t: TestServer, token: string = TOKENS.ada): EngineKit {
+/**
+ * Like pushEngineFor, with the change-request side on (what checkouts need). `remote`: the
+ * engine's reads of spaces and revisions instead of the plain client.
+ */
+export function checkoutEngineFor(
+  t: TestServer,
+  token: string = TOKENS.ada,
+  remote?: RemoteWorkspace,
+): EngineKit {
   const kit = engineFor(t, token);
   const client = new WorkspaceClient({ endpoint: t.url, token });
   const engine = new SyncEngine({
     cache: kit.cache,
-    remote: client,
+    remote: remote ?? client,
     folder: kit.folder,
     clock: { now: () => new Date() },
     push: {

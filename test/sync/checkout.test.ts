@@ -2,6 +2,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WorkspaceClient } from '../../src/main/remote/workspace-client';
+import type { RemotePage, RemoteWorkspace } from '../../src/main/sync-ports';
 import { buildSyncStatus } from '../../src/main/sync/sync-status-model';
 import { SyncWatcher } from '../../src/main/sync/sync-watcher';
 import { startTestServer, type TestServer } from '../support/start-test-server';
@@ -231,5 +233,37 @@ describe('change-request checkout', () => {
     await expect(kit.engine.checkout(SPACE, 999)).rejects.toThrow(
       /no change request 999 in space Handbook/,
     );
+  });
+});
+
+describe('a first checkout over a server that reads page by page', () => {
+  it("takes the pages the change request left alone from the space's cache", async () => {
+    const client = new WorkspaceClient({ endpoint: t.url, token: TOKENS.ada });
+    // Like GitBook.com's per-page reads: a page the engine says it knows comes without Markdown.
+    const perPage: RemoteWorkspace = {
+      whoAmI: () => client.whoAmI(),
+      listOrganizations: () => client.listOrganizations(),
+      listSpaces: (organizationId) => client.listSpaces(organizationId),
+      downloadFile: (file) => client.downloadFile(file),
+      getRevision: async (spaceId, revisionId, knownPages) => {
+        const revision = await client.getRevision(spaceId, revisionId, knownPages);
+        const strip = (pages: RemotePage[]) => {
+          for (const page of pages) {
+            if (knownPages?.get(page.id) === page.updatedAt) delete page.markdown;
+            strip(page.pages);
+          }
+        };
+        strip(revision.pages);
+        return revision;
+      },
+    };
+    kit.close();
+    kit = checkoutEngineFor(t, TOKENS.ada, perPage);
+    expect((await kit.engine.syncOnce()).errors).toEqual([]);
+
+    const { root } = await checkOut('Page by page');
+
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('Hello.');
+    expect(readFileSync(join(root, 'guides/setup.md'), 'utf8')).toContain('from the CR');
   });
 });

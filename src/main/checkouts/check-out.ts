@@ -1,5 +1,5 @@
 import { WorkingChangeRequests } from '../outbox/working-change-requests';
-import type { RemoteChangeRequest } from '../sync-ports';
+import type { RemoteChangeRequest, RemotePage, RemoteRevision } from '../sync-ports';
 import type { CachedSpace } from '../cache/space-cache';
 import { nowOf, type EngineContext } from '../sync/engine-context';
 import { pullSpace } from '../sync/pull/pull-space';
@@ -43,7 +43,11 @@ export async function checkOut(
   const report = emptyReport(row);
   if (row.syncedRevision !== changeRequest.revision) {
     report.pulled = true;
-    await pullSpace(ctx, run, row, report);
+    const first =
+      row.syncedRevision === null
+        ? firstFetch(ctx, space.id, row.id, row.remoteRevision!)
+        : undefined;
+    await pullSpace(ctx, run, row, report, first);
   }
   return { checkout: ctx.checkouts.get(key)!, report };
 }
@@ -88,4 +92,29 @@ function record(
       ...(changeRequest.urls?.app !== undefined ? { url: changeRequest.urls.app } : {}),
     });
   })();
+}
+
+/**
+ * The first fetch of a checkout: pages the change request left as they are on main are not read
+ * again (a server answering page by page skips those it is told it knows), their bodies taken
+ * from the synced space's cache instead.
+ */
+async function firstFetch(
+  ctx: EngineContext,
+  spaceId: string,
+  key: string,
+  revisionId: string,
+): Promise<RemoteRevision> {
+  const revision = await ctx.remote.getRevision(key, revisionId, ctx.content.knownPages(spaceId));
+  const fill = (pages: readonly RemotePage[]) => {
+    for (const page of pages) {
+      if (page.type === 'document' && page.markdown === undefined) {
+        const cached = ctx.content.pageMarkdown(spaceId, page.id);
+        if (cached !== undefined) page.markdown = cached;
+      }
+      fill(page.pages);
+    }
+  };
+  fill(revision.pages);
+  return revision;
 }
