@@ -10,18 +10,23 @@ import { engineFor, TEST_DEVICE, type EngineKit } from './sync-test-kit';
 
 /**
  * Like pushEngineFor, with the change-request side on (what checkouts need). `remote`: the
- * engine's reads of spaces and revisions instead of the plain client.
+ * engine's reads of spaces and revisions instead of the plain client; `fetch`: every request's.
  */
 export function checkoutEngineFor(
   t: TestServer,
   token: string = TOKENS.ada,
-  remote?: RemoteWorkspace,
+  options: { remote?: RemoteWorkspace; fetch?: typeof fetch } = {},
 ): EngineKit {
   const kit = engineFor(t, token);
-  const client = new WorkspaceClient({ endpoint: t.url, token });
+  const client = new WorkspaceClient({
+    endpoint: t.url,
+    token,
+    // A failed request is retried at once: a test's unreachable server costs no waiting.
+    ...(options.fetch ? { fetch: options.fetch, http: { sleep: async () => {} } } : {}),
+  });
   const engine = new SyncEngine({
     cache: kit.cache,
-    remote: remote ?? client,
+    remote: options.remote ?? client,
     folder: kit.folder,
     clock: { now: () => new Date() },
     push: {

@@ -112,6 +112,34 @@ describe('change-request checkout', () => {
     }
   });
 
+  it('keeps an edit made offline pending, then sends it once the server is back', async () => {
+    let offline = false;
+    const unreachable: typeof fetch = (input, init) =>
+      offline ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init);
+    kit.close();
+    kit = checkoutEngineFor(t, TOKENS.ada, { fetch: unreachable });
+    expect((await kit.engine.syncOnce()).errors).toEqual([]);
+    const { cr, root } = await checkOut('Offline');
+    offline = true;
+    writeFileSync(join(root, 'guides/setup.md'), '# Setup\n\nWritten offline.\n');
+
+    const report = await kit.engine.pushOnce();
+
+    expect(report.offline).toBe(true);
+    expect(kit.engine.checkouts()[0]!.pending).toBe(1);
+    const row = buildSyncStatus(kit.engine).spaces.find((space) =>
+      space.folder.endsWith('Offline'),
+    );
+    expect(row?.pending).toBe(1);
+    offline = false;
+    expect((await kit.engine.syncOnce()).errors).toEqual([]);
+    expect(await changeRequestMarkdown(t, SPACE, cr.id, 'p-setup')).toContain('Written offline.');
+    expect(kit.engine.checkouts()[0]!.pending).toBe(0);
+    expect(kit.engine.status().find((space) => space.folder.endsWith('Offline'))?.errors).toEqual(
+      [],
+    );
+  });
+
   it("brings others' edits of the change request into the folder", async () => {
     const { cr, root } = await checkOut('Shared');
     await editInChangeRequest(t, SPACE, cr.id, 'p-welcome', '# Welcome\n\nHello from Bo.\n');
@@ -258,7 +286,7 @@ describe('a first checkout over a server that reads page by page', () => {
       },
     };
     kit.close();
-    kit = checkoutEngineFor(t, TOKENS.ada, perPage);
+    kit = checkoutEngineFor(t, TOKENS.ada, { remote: perPage });
     expect((await kit.engine.syncOnce()).errors).toEqual([]);
 
     const { root } = await checkOut('Page by page');

@@ -127,6 +127,8 @@ function recordView(ctx: EngineContext, checkout: CheckoutRow, remote: RemoteCha
     ctx.checkouts.record(checkout.key, remote.status, remote.subject);
     ctx.checkouts.markClosedWithPending(checkout.key, false);
     ctx.spaces.setRemoteRevision(checkout.key, remote.revision);
+    // The server answered: an earlier failure to reach it is over.
+    ctx.spaces.setError(checkout.key, null);
   })();
 }
 
