@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -218,13 +218,38 @@ describe('change-request checkout', () => {
       // Again: still kept. Then the user deletes the folder: the checkout is forgotten.
       await kit.engine.syncOnce();
       expect(existsSync(join(root, 'guides/setup.md'))).toBe(true);
-      const { rmSync } = await import('node:fs');
       rmSync(root, { recursive: true });
       await kit.engine.syncOnce();
       expect(kit.engine.checkouts()).toEqual([]);
       expect(kit.engine.pendingChanges()).toBe(0);
     });
   }
+
+  it('forgets a checkout whose folder the user deleted, nothing being queued', async () => {
+    const { cr, root } = await checkOut('Given up');
+    rmSync(root, { recursive: true });
+
+    const report = await kit.engine.syncOnce();
+
+    expect(report.errors).toEqual([]);
+    expect(existsSync(root)).toBe(false);
+    expect(kit.engine.checkouts()).toEqual([]);
+    expect(kit.engine.syncedFolders().map((folder) => folder.root)).not.toContain(root);
+    expect(await changeRequestMarkdown(t, SPACE, cr.id, 'p-setup')).toContain('from the CR');
+  });
+
+  it('keeps its checkouts while the whole mirror folder is missing (an unmounted disk)', async () => {
+    const { root } = await checkOut('Disk away');
+    renameSync(kit.folder, `${kit.folder}-away`);
+    try {
+      expect((await kit.engine.syncOnce()).errors).not.toEqual([]);
+      await kit.engine.pushOnce();
+    } finally {
+      renameSync(`${kit.folder}-away`, kit.folder);
+    }
+    expect(kit.engine.checkouts()).toEqual([expect.objectContaining({ folder: root })]);
+    expect(existsSync(join(root, 'SUMMARY.md'))).toBe(true);
+  });
 
   it('keeps two checkouts apart', async () => {
     const one = await checkOut('First', '# Setup\n\nOne.\n');

@@ -1,15 +1,16 @@
+import { lstatOrNull } from '../../common/fs/lstat-or-null';
 import type { CachedSpace } from '../cache/space-cache';
 import { RemoteUnavailableError } from '../remote/errors';
 import type { RemoteChangeRequest } from '../sync-ports';
 import { pullSpace } from '../sync/pull/pull-space';
 import { mergePushReport } from '../sync/run-sync';
 import { pushSpace } from '../sync/run-push';
-import { nowOf, type EngineContext } from '../sync/engine-context';
+import { nowOf, spaceRootOf, type EngineContext } from '../sync/engine-context';
 import { syncErrorOf } from '../sync/sync-error-of';
 import { emptyReport, type SpaceSyncReport } from '../sync/sync-report';
 import { SyncStopped, type SyncRun } from '../sync/sync-run';
 import { CLOSED_STATUSES } from './check-out';
-import { closeCheckout } from './close-checkout';
+import { closeCheckout, forgetCheckout } from './close-checkout';
 import type { CheckoutRow } from './checkout-store';
 
 /**
@@ -37,7 +38,7 @@ export async function pushCheckouts(ctx: EngineContext, run: SyncRun): Promise<S
   for (const checkout of ctx.checkouts.list()) {
     const space = ctx.spaces.getSpace(checkout.key);
     if (run.stopRequested || space === undefined || space.syncedRevision === null) continue;
-    if (checkout.closedWithPending) continue;
+    if (checkout.closedWithPending || (await droppedByUser(ctx, space))) continue;
     const queued = await pushSpace(ctx, run, space, { drain: false });
     if (ctx.outbox.unsent(space.id) === 0) {
       if ((queued.queued ?? 0) > 0 || queued.problems.length > 0) reports.push(queued);
@@ -61,6 +62,7 @@ async function syncCheckout(
 ): Promise<SpaceSyncReport> {
   let report = emptyReport(space);
   try {
+    if (await droppedByUser(ctx, space)) return { ...report, toRevision: null, removedSpace: true };
     const remote = await serverView(ctx, checkout);
     if (remote === null) return report;
     if (remote === undefined || CLOSED_STATUSES.has(remote.status)) {
@@ -145,13 +147,34 @@ export function addCheckoutReports(run: SyncRun, reports: readonly SpaceSyncRepo
 /** After syncOnce's run over the spaces: the checkouts, unless it could not reach the server. */
 export async function runCheckoutSync(ctx: EngineContext, run: SyncRun): Promise<void> {
   if (run.stopRequested || run.report.offline || run.report.tokenRejected === true) return;
-  if (ctx.checkouts.list().length === 0) return;
+  if (!(await mirrorPresent(ctx))) return;
   addCheckoutReports(run, await syncCheckouts(ctx, run));
 }
 
 /** After pushOnce's run over the spaces: the checkouts' edits. */
 export async function runCheckoutPush(ctx: EngineContext, run: SyncRun): Promise<void> {
   if (run.stopRequested || run.report.tokenRejected === true) return;
-  if (ctx.checkouts.list().length === 0) return;
+  if (!(await mirrorPresent(ctx))) return;
   addCheckoutReports(run, await pushCheckouts(ctx, run));
+}
+
+/**
+ * The user deleted the folder of a checkout with nothing queued: that is how a checkout is given
+ * up, so it is forgotten (never mirrored again). With edits queued it stays (the push reports
+ * the folder missing): they go nowhere until the folder is back.
+ */
+async function droppedByUser(ctx: EngineContext, space: CachedSpace): Promise<boolean> {
+  if (space.syncedRevision === null || ctx.outbox.count(space.id) > 0) return false;
+  if ((await lstatOrNull(spaceRootOf(ctx, space))) !== null) return false;
+  forgetCheckout(ctx, space.id);
+  ctx.log('info', 'checkout folder deleted: checkout forgotten', { checkout: space.id });
+  return true;
+}
+
+/**
+ * Checkouts exist and the mirror root is there: a missing root (an unmounted disk) has already
+ * failed the run, and must not pass for folders the user deleted.
+ */
+async function mirrorPresent(ctx: EngineContext): Promise<boolean> {
+  return ctx.checkouts.list().length > 0 && (await lstatOrNull(ctx.folder)) !== null;
 }
