@@ -18,6 +18,8 @@ import { startTestServer, type TestServer } from '../support/start-test-server';
 import { FaultInjectingFetch, type FetchFault } from './fault-injecting-fetch';
 import { checkCommentOracle, commentCommandArbs } from './model/comment-commands';
 import { WorkspaceCommentRemote } from '../../src/main/comments/workspace-comment-remote';
+import { WorkspaceChangeRequestRemote } from '../../src/main/change-requests/workspace-change-request-remote';
+import { checkoutModel } from './model/checkout-commands';
 import { readTree, treeAsText } from './sync-test-kit';
 
 /**
@@ -196,6 +198,8 @@ function openEngine(real: Pick<Real, 'cacheFile' | 'folder' | 'clock'>) {
       ignorePatterns: IGNORE_PATTERNS,
     },
     comments: { remote: new WorkspaceCommentRemote(client), userId: 'u-prop-me' },
+    // Checkouts ask for their change request; the mirror itself refreshes once an hour.
+    changeRequests: { remote: new WorkspaceChangeRequestRemote(client), intervalMs: 3_600_000 },
   });
   return { cache, engine, transport };
 }
@@ -649,6 +653,7 @@ const faultArb = fc.constantFrom<FetchFault>(
   'crash-before',
   'crash-after',
 );
+const checkouts = checkoutModel({ server: () => t, me: ME, other: OTHER });
 const commandArbs = [
   fc.tuple(fc.nat(), fc.boolean()).map(([pick, poison]) => new LocalRefusedCreate(pick, poison)),
   fc.constant(new LocalTwins()),
@@ -674,6 +679,7 @@ const commandArbs = [
     () => t.client(OTHER),
     () => new Sync(new Map()),
   ),
+  ...checkouts.arbs,
 ];
 
 // --- settling and the oracle --------------------------------------------------------------------
@@ -981,6 +987,7 @@ describe('sync model', () => {
               await settle(real);
               await checkOracle(real);
               await checkCommentOracle(real, t.client(ME));
+              await checkouts.checkCheckouts(real);
             } finally {
               await endRun(real);
             }

@@ -16,6 +16,7 @@ import type {
   RefusedChangeListing,
   UnsyncedEditListing,
 } from '../../shared/contract/local-changes';
+import type { ChangeRequestCheckout } from '../../shared/contract/review';
 import type { SpaceList, SpaceStatus, SyncOnceResult } from '../../shared/contract/spaces';
 import type { SyncProgress, SyncStatusSnapshot } from '../../shared/contract/sync-status';
 import type { QuireConfig, QuireHome } from '../config/quire-home';
@@ -132,6 +133,15 @@ export interface EngineSession {
   reviewActions(): ReviewActions;
   /** Comment threads and the comment outbox, from the cache (src/main/comments); offline too. */
   comments(): LocalComments;
+  /**
+   * Checks a change request out into `<folder>/<organization>/<space> (change requests)/
+   * <number> <subject>/` (asks the server, pulls its revision there). Throws
+   * UnknownChangeRequestSpaceError, UnknownChangeRequestError, CheckoutRefusedError (merged or
+   * archived).
+   */
+  checkoutChangeRequest(ref: ChangeRequestRef): Promise<ChangeRequestCheckout>;
+  /** Every checkout, with its folder and pending edits. From the cache only. */
+  checkouts(): Promise<readonly ChangeRequestCheckout[]>;
 }
 
 /** No refused change has this id (never refused, already retried or dropped). */

@@ -47,6 +47,7 @@ import {
 import { SyncEngine, type SpaceConflict, type SyncLog, type SyncReport } from '../sync/sync-engine';
 import { buildSyncStatus } from '../sync/sync-status-model';
 import { SyncWatcher, TOKEN_REJECTED_MESSAGE } from '../sync/sync-watcher';
+import type { ChangeRequestCheckout } from '../../shared/contract/review';
 import { activityOfReport } from './activity-of-report';
 import {
   UnknownConflictError,
@@ -367,6 +368,15 @@ export class SyncEngineSession implements EngineSession {
 
   comments(): LocalComments {
     return new LocalComments(this.cache, this.options.config.user, () => new Date().toISOString());
+  }
+
+  async checkoutChangeRequest(ref: ChangeRequestRef): Promise<ChangeRequestCheckout> {
+    const space = new ChangeRequestViews(this.cache).resolveSpace(ref.space);
+    return this.engine.checkout(space.id, ref.number);
+  }
+
+  async checkouts(): Promise<readonly ChangeRequestCheckout[]> {
+    return this.engine.checkouts();
   }
 
   private recordActivity(report: SyncReport): void {

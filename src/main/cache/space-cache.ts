@@ -53,6 +53,9 @@ interface SpaceRow {
   removed_at: string | null;
 }
 
+/** A checked-out change request's row (see migration 0012) is no space of the listing. */
+const NOT_A_CHECKOUT = 's.id NOT IN (SELECT key FROM checkouts)';
+
 /** Queries over `organizations` and `spaces`. */
 export class SpaceCache {
   constructor(private readonly db: CacheDb) {}
@@ -99,17 +102,22 @@ export class SpaceCache {
       .run(at, id);
   }
 
+  /** Every space of the listing (checked-out change requests have rows of their own, left out). */
   listSpaces(organizationId?: string): CachedSpace[] {
     const rows =
       organizationId === undefined
         ? this.db
             .prepare(
               `SELECT s.* FROM spaces s JOIN organizations o ON o.id = s.organization_id
+               WHERE ${NOT_A_CHECKOUT}
                ORDER BY o.position, o.id, s.position, s.id`,
             )
             .all()
         : this.db
-            .prepare('SELECT * FROM spaces WHERE organization_id = ? ORDER BY position, id')
+            .prepare(
+              `SELECT * FROM spaces s WHERE organization_id = ? AND ${NOT_A_CHECKOUT}
+               ORDER BY position, id`,
+            )
             .all(organizationId);
     return (rows as SpaceRow[]).map(spaceOf);
   }
@@ -121,7 +129,11 @@ export class SpaceCache {
   }
 
   countSpaces(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM spaces').get() as { n: number }).n;
+    return (
+      this.db.prepare(`SELECT count(*) AS n FROM spaces s WHERE ${NOT_A_CHECKOUT}`).get() as {
+        n: number;
+      }
+    ).n;
   }
 
   insertSpace(space: {
@@ -186,6 +198,11 @@ export class SpaceCache {
         'UPDATE spaces SET synced_revision = ?, last_sync_at = ?, last_error = NULL WHERE id = ?',
       )
       .run(revision, at, id);
+  }
+
+  /** A checkout's row: the change request's revision, as the server last said. */
+  setRemoteRevision(id: string, revision: string): void {
+    this.db.prepare('UPDATE spaces SET remote_revision = ? WHERE id = ?').run(revision, id);
   }
 
   /** A sync found the space current (nothing to pull, nothing failed) at `at`. */

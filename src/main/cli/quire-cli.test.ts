@@ -185,6 +185,8 @@ class FakeWorld {
       close: async () => {
         this.openEngines--;
       },
+      checkoutChangeRequest: () => Promise.reject(new Error('not used by these tests')),
+      checkouts: async () => [],
     };
   }
 }

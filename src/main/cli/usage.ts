@@ -75,6 +75,10 @@ Commands:
   cr unreact <space> <number|-> <commentId> [<replyId>] <emoji>
   cr resolve|reopen <space> <number|-> <commentId>
                           queued like a comment, offline too; ids may be local-<n> until sent
+  cr checkout <space> <number>
+                          make a change request a folder, <space> (change requests)/<number>
+                          <subject>/ beside the space's: edits there go to it, others' arrive
+  cr checkouts [--json]   the checked-out change requests, their folders and unsent edits
   import <folder> --space <spaceId> [--subject <text>] [--merge]
                           bring a Git Sync folder (SUMMARY.md, README.md, .gitbook/assets,
                           .gitbook.yaml) into a space as one change request, open for review

@@ -17,9 +17,10 @@ export interface DrainResult {
    * insert, stay); paused: a pause is on; offline: gave up after `maxOfflineWaits`; stopped:
    * `signal` aborted (the batch in flight was answered and settled, the rest stays queued);
    * moved: the working change request just created starts from a main newer than the local
-   * edits' base (see `expectedBase`): nothing was sent, the edits wait for a pull.
+   * edits' base (see `expectedBase`): nothing was sent, the edits wait for a pull; closed: the
+   * fixed change request of a checkout is merged or archived: the edits stay queued.
    */
-  stopped: 'drained' | 'paused' | 'offline' | 'stopped' | 'moved';
+  stopped: 'drained' | 'paused' | 'offline' | 'stopped' | 'moved' | 'closed';
   /** The working change request at the end, when there is one. */
   changeRequest: OutboxChangeRequest | null;
   /** Batches acknowledged, and the changes they carried. */

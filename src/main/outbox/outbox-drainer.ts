@@ -17,7 +17,11 @@ import { SyncPause, type PauseState } from '../cache/sync-pause';
 import { WorkingChangeRequests } from './working-change-requests';
 import { emptyDrainResult, type DrainResult } from './drain-result';
 import { readBackPages, type PendingReadBack } from './read-back-pages';
-import { MainMovedError, WorkingChangeRequestTracker } from './working-change-request-tracker';
+import {
+  MainMovedError,
+  PinnedChangeRequestClosedError,
+  WorkingChangeRequestTracker,
+} from './working-change-request-tracker';
 
 export type { DrainResult, ReadBack } from './drain-result';
 
@@ -51,6 +55,8 @@ export interface OutboxDrainerOptions {
    * it was would replace the other user's edit of it without the merge seeing a conflict.
    */
   expectedBase?: (spaceId: string) => string | null | undefined;
+  /** Spaces (checkouts) whose edits go to one fixed change request (see the tracker's `pinned`). */
+  pinned?: (spaceId: string) => boolean;
 }
 
 const DEFAULT_OFFLINE_BASE_MS = 5_000;
@@ -130,6 +136,7 @@ export class OutboxDrainer {
       subjectFor: options.subject ?? (() => subject),
       newKey,
       expectedBase: options.expectedBase ?? (() => undefined),
+      ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
     });
     this.settings = {
       baseDelayMs: options.offlineBaseDelayMs ?? DEFAULT_OFFLINE_BASE_MS,
@@ -251,6 +258,10 @@ export class OutboxDrainer {
       } catch (error) {
         if (error instanceof MainMovedError) {
           result.stopped = 'moved';
+          break;
+        }
+        if (error instanceof PinnedChangeRequestClosedError) {
+          result.stopped = 'closed';
           break;
         }
         if (!(error instanceof RemoteUnavailableError) && !(error instanceof RetryLater)) {

@@ -9,6 +9,12 @@ const INACTIVE = new Set(['merged', 'archived']);
 /** The change request just created starts from a newer main than the local edits. */
 export class MainMovedError extends Error {}
 
+/**
+ * A checkout's change request (pinned: its edits go there and nowhere else) is merged, archived
+ * or gone: its edits stay queued, never sent to another change request.
+ */
+export class PinnedChangeRequestClosedError extends Error {}
+
 export interface WorkingChangeRequestTrackerOptions {
   client: OutboxRemote;
   working: WorkingChangeRequests;
@@ -17,6 +23,11 @@ export interface WorkingChangeRequestTrackerOptions {
   newKey: () => string;
   /** The main revision the space's local edits were made against (see OutboxDrainerOptions). */
   expectedBase: (spaceId: string) => string | null | undefined;
+  /**
+   * Spaces whose row names a change request fixed by the user (a checkout): never retired nor
+   * replaced by a new one; a closed one stops the drain (PinnedChangeRequestClosedError).
+   */
+  pinned?: (spaceId: string) => boolean;
 }
 
 /**
@@ -128,6 +139,11 @@ export class WorkingChangeRequestTracker {
       });
       if (this.keepIfActive(spaceId, current)) return current;
     }
+    if (this.options.pinned?.(spaceId) === true) {
+      throw new PinnedChangeRequestClosedError(
+        `change request ${stored ?? ''} is no longer open: its edits stay queued`,
+      );
+    }
     const row = working.get(spaceId) ?? this.begin(spaceId);
     const created = await client.createChangeRequest(spaceId, row.subject, {
       idempotencyKey: row.createKey,
@@ -151,11 +167,18 @@ export class WorkingChangeRequestTracker {
       this.options.working.record(spaceId, current);
       return true;
     }
+    if (current !== undefined && this.options.pinned?.(spaceId) === true) {
+      this.options.working.record(spaceId, current);
+    }
     this.retire(spaceId);
     return false;
   }
 
   private retire(spaceId: string): void {
+    if (this.options.pinned?.(spaceId) === true) {
+      this.options.working.markClosed(spaceId);
+      return;
+    }
     this.options.working.retire(spaceId);
   }
 

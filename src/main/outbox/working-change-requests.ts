@@ -75,6 +75,16 @@ export class WorkingChangeRequests {
       );
   }
 
+  /** A pinned one (a checkout's) merged, archived or gone: kept, marked so (never replaced). */
+  markClosed(spaceId: string): void {
+    this.db
+      .prepare(
+        `UPDATE working_change_requests SET status = 'archived'
+         WHERE space_id = ? AND (status IS NULL OR status NOT IN ('merged', 'archived'))`,
+      )
+      .run(spaceId);
+  }
+
   /** Merged, archived or gone: the next push starts a new one. */
   retire(spaceId: string): void {
     this.db.prepare('DELETE FROM working_change_requests WHERE space_id = ?').run(spaceId);

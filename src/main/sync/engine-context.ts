@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
 import { ContentCache } from '../cache/content-cache';
+import { checkoutAwareOutbox, checkoutAwareWorkspace } from '../checkouts/checkout-remotes';
+import { CheckoutStore } from '../checkouts/checkout-store';
 import { FileIndex } from '../cache/file-index';
 import { LocalEdits } from '../cache/local-edits';
 import type { CacheDb } from '../cache/open-cache-database';
@@ -104,6 +106,8 @@ export interface EngineContext {
   readonly drainer: OutboxDrainer | undefined;
   readonly changeRequests: ChangeRequestMirrorOptions | undefined;
   readonly comments: CommentSyncOptions | undefined;
+  /** Change requests checked out into folders (synced like spaces, under keys of their own). */
+  readonly checkouts: CheckoutStore;
 }
 
 /** The shared state of a SyncEngine over its options (the folder already checked absolute). */
@@ -116,11 +120,15 @@ export function createEngineContext(options: SyncEngineOptions, folder: string):
   const outbox = new Outbox({ db, clock: options.clock });
   const ignore = createIgnoreRules(options.push?.ignorePatterns ?? []);
   const spaces = new SpaceCache(db);
+  const checkouts = new CheckoutStore(db);
   const drainer =
-    options.push === undefined ? undefined : createDrainer(options, options.push, outbox, spaces);
+    options.push === undefined
+      ? undefined
+      : createDrainer(options, options.push, { outbox, spaces, checkouts });
   return {
     db,
-    remote: options.remote,
+    remote: checkoutAwareWorkspace(options.remote, (key) => checkouts.spaceIdOf(key)),
+    checkouts,
     folder,
     clock: options.clock,
     onProgress: options.onProgress ?? (() => {}),
@@ -160,14 +168,15 @@ export function createEngineContext(options: SyncEngineOptions, folder: string):
 function createDrainer(
   options: SyncEngineOptions,
   push: SyncPushOptions,
-  outbox: Outbox,
-  spaces: SpaceCache,
+  tables: { outbox: Outbox; spaces: SpaceCache; checkouts: CheckoutStore },
 ): OutboxDrainer {
+  const { outbox, spaces, checkouts } = tables;
   const subject = push.subject;
   return new OutboxDrainer({
     db: options.cache,
     outbox,
-    client: push.remote,
+    client: checkoutAwareOutbox(push.remote, (key) => checkouts.spaceIdOf(key)),
+    pinned: (key) => checkouts.isCheckout(key),
     deviceName: push.deviceName ?? hostname(),
     clock: options.clock,
     maxOfflineWaits: push.maxOfflineWaits ?? 2,

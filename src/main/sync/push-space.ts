@@ -53,7 +53,7 @@ export interface PushSpaceResult {
   /** Files rewritten with the server's normalised Markdown (relative to the space folder). */
   written: string[];
   /** The outbox did not drain (a pause, the server unreachable, or `signal` aborted). */
-  stopped: 'drained' | 'paused' | 'offline' | 'blocked' | 'stopped' | 'moved';
+  stopped: 'drained' | 'paused' | 'offline' | 'blocked' | 'stopped' | 'moved' | 'closed';
   problems: PushProblem[];
 }
 

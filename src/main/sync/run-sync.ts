@@ -198,7 +198,7 @@ async function syncSpace(
 }
 
 /** Adds the push that followed a pull to the space's report. */
-function mergePushReport(report: SpaceSyncReport, again: SpaceSyncReport): void {
+export function mergePushReport(report: SpaceSyncReport, again: SpaceSyncReport): void {
   report.queued = (report.queued ?? 0) + (again.queued ?? 0);
   report.pushed = (report.pushed ?? 0) + (again.pushed ?? 0);
   report.written.push(...again.written.filter((path) => !report.written.includes(path)));

@@ -39,7 +39,12 @@ export interface SpaceStatus {
 export function spaceStatuses(ctx: EngineContext): SpaceStatus[] {
   const organizations = new Map(ctx.spaces.listOrganizations().map((org) => [org.id, org]));
   const result: SpaceStatus[] = [];
-  for (const space of ctx.spaces.listSpaces()) {
+  // Checked-out change requests are listed after the spaces: their edits count as pending too.
+  const checkouts = ctx.checkouts.list().flatMap((checkout) => {
+    const row = ctx.spaces.getSpace(checkout.key);
+    return row === undefined ? [] : [row];
+  });
+  for (const space of [...ctx.spaces.listSpaces(), ...checkouts]) {
     const problems = problemsOf(ctx, space.id);
     if (space.removedAt !== null && problems.length === 0) continue;
     const conflicts = ctx.conflictStore.open(space.id);

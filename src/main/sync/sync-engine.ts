@@ -1,4 +1,9 @@
 import path from 'node:path';
+import type { ChangeRequestCheckout } from '../../shared/contract/review';
+import { UnknownChangeRequestError } from '../change-requests/change-request-views';
+import { CheckoutRefusedError, checkOut } from '../checkouts/check-out';
+import { checkoutFolders, checkoutView, checkoutViews } from '../checkouts/checkout-views';
+import { runCheckoutPush, runCheckoutSync } from '../checkouts/sync-checkouts';
 import type { CachedSpace } from '../cache/space-cache';
 import type { PauseState } from '../cache/sync-pause';
 import { ConflictResolver, type ConflictResolutionRequest } from '../conflicts/conflict-resolver';
@@ -198,7 +203,10 @@ export class SyncEngine {
    * concurrent calls share one run (and the first's signal).
    */
   syncOnce(options: SyncRunOptions = {}): Promise<SyncReport> {
-    this.sharedSync ??= this.startRun(options, (run) => runSync(this.ctx, run)).finally(() => {
+    this.sharedSync ??= this.startRun(options, async (run) => {
+      await runSync(this.ctx, run);
+      await runCheckoutSync(this.ctx, run);
+    }).finally(() => {
       this.sharedSync = undefined;
     });
     return this.sharedSync;
@@ -210,7 +218,10 @@ export class SyncEngine {
    * progress is waited for: this push then sees what it left.
    */
   pushOnce(options: SyncRunOptions = {}): Promise<SyncReport> {
-    return this.startRun(options, (run) => runPush(this.ctx, run));
+    return this.startRun(options, async (run) => {
+      await runPush(this.ctx, run);
+      await runCheckoutPush(this.ctx, run);
+    });
   }
 
   /** Queues a run after the ones before it, with a SyncRun of its own. */
@@ -258,12 +269,47 @@ export class SyncEngine {
     );
   }
 
-  /** The folders of the spaces that sync (enabled and pulled at least once), absolute. */
+  /**
+   * The folders that sync, absolute: the spaces' (enabled and pulled at least once), then the
+   * checked-out change requests' (keyed by their checkout key).
+   */
   syncedFolders(): { spaceId: string; root: string }[] {
-    return this.ctx.spaces
-      .listSpaces()
-      .filter((space) => space.removedAt === null && space.enabled && space.syncedRevision !== null)
-      .map((space) => ({ spaceId: space.id, root: spaceRootOf(this.ctx, space) }));
+    return [
+      ...this.ctx.spaces
+        .listSpaces()
+        .filter(
+          (space) => space.removedAt === null && space.enabled && space.syncedRevision !== null,
+        )
+        .map((space) => ({ spaceId: space.id, root: spaceRootOf(this.ctx, space) })),
+      ...checkoutFolders(this.ctx),
+    ];
+  }
+
+  /**
+   * Checks change request `number` of the space out into
+   * `<organization>/<space> (change requests)/<number> <subject>/` (asks the server for it, then
+   * pulls its revision there); its edits then go to it. Throws UnknownChangeRequestError,
+   * CheckoutRefusedError when it is merged or archived, RemoteUnavailableError offline. Runs after the queued runs.
+   */
+  checkout(spaceId: string, number: number): Promise<ChangeRequestCheckout> {
+    return this.exclusive(async () => {
+      const space = this.ctx.spaces.getSpace(spaceId);
+      const remote = this.ctx.changeRequests?.remote;
+      if (space === undefined || space.removedAt !== null) {
+        throw new CheckoutRefusedError(`no synced space ${spaceId}`);
+      }
+      if (remote === undefined) throw new CheckoutRefusedError('checkouts need the server');
+      const changeRequest = await remote.getChangeRequest(spaceId, String(number));
+      if (changeRequest === undefined) throw new UnknownChangeRequestError(space.title, number);
+      const run = new SyncRun(undefined, nowOf(this.ctx));
+      const { checkout } = await checkOut(this.ctx, run, space, changeRequest);
+      return checkoutView(this.ctx, checkout);
+    });
+  }
+
+  /** Every checked-out change request, with its folder and pending edits. From the cache. */
+  checkouts(): ChangeRequestCheckout[] {
+    return checkoutViews(this.ctx);
   }
 
   status(): SpaceStatus[] {

@@ -10,6 +10,7 @@ import { migration0008Activity } from './0008-activity';
 import { migration0009PendingWriteSources } from './0009-pending-write-sources';
 import { migration0010ChangeRequests } from './0010-change-requests';
 import { migration0011Comments } from './0011-comments';
+import { migration0012Checkouts } from './0012-checkouts';
 
 /** Every cache migration, in the order they apply. Append only. */
 export const cacheMigrations: readonly CacheMigration[] = [
@@ -24,4 +25,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0009PendingWriteSources,
   migration0010ChangeRequests,
   migration0011Comments,
+  migration0012Checkouts,
 ];
