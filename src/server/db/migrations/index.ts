@@ -4,6 +4,8 @@ import { migration0002Content } from './0002-content';
 import { migration0003SsoTranslations } from './0003-sso-translations';
 import { migration0004Sites } from './0004-sites';
 import { migration0005OpenApi } from './0005-openapi';
+import { migration0006Reserved } from './0006-reserved-git-url';
+import { migration0007GitSyncConfig } from './0007-gitsync-config';
 
 /** Every migration, in the order they apply. Append only. */
 export const migrations: readonly Migration[] = [
@@ -12,4 +14,6 @@ export const migrations: readonly Migration[] = [
   migration0003SsoTranslations,
   migration0004Sites,
   migration0005OpenApi,
+  migration0006Reserved,
+  migration0007GitSyncConfig,
 ];

@@ -1,0 +1,11 @@
+import type { Migration } from '../migration';
+
+/**
+ * Placeholder for the git-url branch's migration 0006 (versions must be contiguous): the merge
+ * of that branch replaces this file and its line in index.ts.
+ */
+export const migration0006Reserved: Migration = {
+  version: 6,
+  name: 'reserved-git-url',
+  up() {},
+};
