@@ -19,7 +19,7 @@
  */
 import { posix } from 'node:path';
 import { buildParsedPages } from './build-parsed-pages';
-import { inferSummaryEntries } from './infer-summary-entries';
+import { inferSummaryEntries } from '../../shared/gitsync/infer-summary-entries';
 import type {
   GitSyncProblem,
   ListSpaceFiles,
