@@ -106,6 +106,9 @@ export function importArchiveRoutes(
           pages: plan.pages,
           files: plan.files,
           spooled: collector.assets,
+          ...(plan.configText === undefined
+            ? {}
+            : { gitbookConfig: { text: plan.configText, config: plan.config } }),
         });
         let merged = false;
         let { row, revision } = stored;
