@@ -4,6 +4,7 @@ import { PullConflicts } from '../../conflicts/pull-conflicts';
 import { ensureDir } from '../../mirror/atomic-write';
 import type { RemotePage, RemoteRevision } from '../../sync-ports';
 import { nowOf, reportProblem, spaceRootOf, type EngineContext } from '../engine-context';
+import { pullGitBookConfig } from '../gitbook-config-file';
 import { recordProblems } from '../record-problems';
 import { spaceLayout } from '../space-layout';
 import { removeStaleTemps } from '../sync-fs-helpers';
@@ -81,6 +82,7 @@ export async function pullSpace(
     plan,
   );
 
+  await pullGitBookConfig(ctx, space, report);
   commitPull(ctx, {
     space,
     revision,

@@ -1,0 +1,121 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/start-test-server';
+import { TOKENS, testFixture } from '../support/test-fixture';
+import { inProcessQuire } from '../sync/in-process-quire';
+import { gitSyncRepository } from './gitsync-repository';
+
+let t: TestServer;
+let dir: string;
+
+beforeAll(async () => {
+  const fixture = testFixture();
+  fixture.organizations[0]!.spaces!.push(
+    { id: 's-yaml', title: 'With config' },
+    { id: 's-inferred', title: 'Inferred' },
+  );
+  t = await startTestServer({ fixture });
+  dir = mkdtempSync(join(tmpdir(), 'quire-gitbook-yaml-'));
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function writeFolder(folder: string, files: Map<string, string | Buffer>): void {
+  for (const [path, content] of files) {
+    mkdirSync(dirname(join(folder, path)), { recursive: true });
+    writeFileSync(join(folder, path), content);
+  }
+}
+
+function filesUnder(root: string): string[] {
+  const found: string[] = [];
+  const visit = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else found.push(relative(root, path).split('\\').join('/'));
+    }
+  };
+  visit(root);
+  return found.sort();
+}
+
+const REDIRECTS = Array.from({ length: 300 }, (_, i) => `  old/page-${i}: changelog.md`);
+/** Comments, blank lines and key order as a person writes them: kept byte for byte. */
+const CONFIG = ['# Git Sync', 'root: ./', '', 'redirects:', ...REDIRECTS, ''].join('\n');
+
+const serverConfig = async (spaceId: string) =>
+  (
+    (await (await t.request('GET', `/v1/spaces/${spaceId}/git/config`, TOKENS.cleo)).json()) as {
+      text: string;
+    }
+  ).text;
+
+describe('.gitbook.yaml through import, merge and mirror', () => {
+  it('comes back byte for byte in a fresh mirror; local edits are pushed, bad ones held', async () => {
+    const repository = gitSyncRepository(4096);
+    repository.set('.gitbook.yaml', CONFIG);
+    const source = join(dir, 'repository');
+    writeFolder(source, repository);
+    const quire = inProcessQuire(dir);
+    const mirror = join(dir, 'mirror');
+    await quire('login', '--server', t.url, '--token', TOKENS.cleo, '--folder', mirror);
+    const imported = await quire('import', source, '--space', 's-yaml', '--merge');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect((await quire('sync', '--once')).code).toBe(0);
+
+    const space = join(mirror, 'Acme', 'With config');
+    expect(filesUnder(space)).toEqual([...repository.keys()].sort());
+    for (const [path, content] of repository) {
+      expect(readFileSync(join(space, path)).equals(Buffer.from(content)), path).toBe(true);
+    }
+
+    const edited = CONFIG.replace('# Git Sync', '# Git Sync, edited');
+    writeFileSync(join(space, '.gitbook.yaml'), edited);
+    expect((await quire('sync', '--once')).code).toBe(0);
+    expect(await serverConfig('s-yaml')).toBe(edited);
+
+    // A bad edit stays a problem on that file; the page edited in the same sync still goes.
+    writeFileSync(join(space, '.gitbook.yaml'), 'root: ../../outside/\n');
+    writeFileSync(join(space, 'changelog.md'), '# Changelog\n\n* Edited next to a bad config.\n');
+    const held = await quire('sync', '--once');
+    expect(await serverConfig('s-yaml')).toBe(edited);
+    expect(readFileSync(join(space, '.gitbook.yaml'), 'utf8')).toBe('root: ../../outside/\n');
+    expect(held.stdout).toContain('1 change pushed');
+    expect(held.stdout).toContain(
+      'problem: .gitbook.yaml is not pushed (root "../../outside/" leaves the repository)',
+    );
+  }, 120_000);
+
+  it('imports a folder without SUMMARY.md with the tree Git Sync infers', async () => {
+    const source = join(dir, 'no-summary');
+    writeFolder(
+      source,
+      new Map([
+        ['README.md', '# Start\n'],
+        ['b-guide.md', '# Guide\n'],
+        ['a-section/README.md', '# Section\n'],
+        ['a-section/2-two.md', '# Two\n'],
+        ['a-section/1-one.md', '# One\n'],
+      ]),
+    );
+    const quire = inProcessQuire(dir, 'home-inferred');
+    await quire('login', '--server', t.url, '--token', TOKENS.cleo, '--folder', join(dir, 'm2'));
+    const imported = await quire('import', source, '--space', 's-inferred', '--merge');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('inferred from the folders');
+    const response = await t.request('GET', '/v1/spaces/s-inferred/content', TOKENS.cleo);
+    type Page = { title: string; pages: Page[] };
+    const titles = (pages: Page[]): unknown[] =>
+      pages.map((page) => (page.pages.length ? [page.title, titles(page.pages)] : page.title));
+    expect(titles(((await response.json()) as { pages: Page[] }).pages)).toEqual([
+      'Start',
+      ['Section', ['One', 'Two']],
+      'Guide',
+    ]);
+  }, 60_000);
+});
