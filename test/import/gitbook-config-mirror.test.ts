@@ -15,6 +15,7 @@ beforeAll(async () => {
   fixture.organizations[0]!.spaces!.push(
     { id: 's-yaml', title: 'With config' },
     { id: 's-inferred', title: 'Inferred' },
+    { id: 's-docs-root', title: 'Docs root' },
   );
   t = await startTestServer({ fixture });
   dir = mkdtempSync(join(tmpdir(), 'quire-gitbook-yaml-'));
@@ -89,6 +90,33 @@ describe('.gitbook.yaml through import, merge and mirror', () => {
     expect(held.stdout).toContain(
       'problem: .gitbook.yaml is not pushed (root "../../outside/" leaves the repository)',
     );
+  }, 120_000);
+
+  it('mirrors the docs under the root .gitbook.yaml names, as in the repository', async () => {
+    const repository = new Map<string, string | Buffer>([
+      ['.gitbook.yaml', ['root: ./docs/', '', 'redirects:', ...REDIRECTS, ''].join('\n')],
+    ]);
+    for (const [path, content] of gitSyncRepository(4096)) repository.set(`docs/${path}`, content);
+    const source = join(dir, 'docs-root');
+    writeFolder(source, repository);
+    const quire = inProcessQuire(dir, 'home-root');
+    const mirror = join(dir, 'm-root');
+    await quire('login', '--server', t.url, '--token', TOKENS.cleo, '--folder', mirror);
+    const imported = await quire('import', source, '--space', 's-docs-root', '--merge');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/Imported 14 pages and 2 files/);
+    const synced = await quire('sync', '--once');
+    expect(synced.code, synced.stdout + synced.stderr).toBe(0);
+
+    const space = join(mirror, 'Acme', 'Docs root');
+    expect(filesUnder(space)).toEqual([...repository.keys()].sort());
+    for (const [path, content] of repository) {
+      expect(readFileSync(join(space, path)).equals(Buffer.from(content)), path).toBe(true);
+    }
+    // Unchanged, nothing moves on the next sync.
+    const again = await quire('sync', '--once');
+    expect(again.code).toBe(0);
+    expect(filesUnder(space)).toEqual([...repository.keys()].sort());
   }, 120_000);
 
   it('imports a folder without SUMMARY.md with the tree Git Sync infers', async () => {

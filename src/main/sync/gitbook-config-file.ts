@@ -4,6 +4,8 @@
  * extension `…/git/config`); the text last synced is kept in the cache's sync state, so a change
  * is told from both sides:
  *
+ * - root: a fresh mirror puts the docs in the sub-folder `root` names (`docs/`), `.gitbook.yaml`
+ *   staying at the top of the space folder, as in the repository (adoptDocsRoot);
  * - pull (the space's revision moved; one request): a server text that differs from the last
  *   synced is written byte for byte, unless the local file changed too: then the local file is
  *   kept and the server's is written next to it as `.gitbook.yaml.server` (a conflict problem);
@@ -21,40 +23,81 @@ import {
 import { messageOf } from '../../shared/message-of';
 import type { CachedSpace } from '../cache/space-cache';
 import { atomicWriteFile } from '../mirror/atomic-write';
-import { reportProblem, spaceRootOf, type EngineContext } from './engine-context';
+import { docsRootKey, reportProblem, spaceFolderOf, type EngineContext } from './engine-context';
 import type { SpaceSyncReport } from './sync-report';
 
 /** Where the server's text waits while the local file, changed on both sides, is kept. */
 export const SERVER_COPY_PATH = `${GITBOOK_CONFIG_PATH}.server`;
 
-type Ctx = Pick<EngineContext, 'folder' | 'remote' | 'state' | 'log'>;
+type Ctx = Pick<EngineContext, 'folder' | 'remote' | 'state' | 'log' | 'index'>;
 
 const syncedKey = (spaceId: string) => `gitbook-config:${spaceId}`;
 
 /** Stands for a file over the size limit: no `.gitbook.yaml` text starts with a NUL. */
 const TOO_LARGE = '\u0000too large';
 
+/**
+ * The server's `.gitbook.yaml` for a pull (one request), read before the pages are written:
+ * undefined when the space has none, null when it could not be read (or the server does not
+ * keep one), then nothing changes and it is read again on the next pull.
+ */
+export async function fetchGitBookConfig(
+  ctx: Ctx,
+  space: CachedSpace,
+): Promise<string | undefined | null> {
+  if (ctx.remote.getGitConfig === undefined) return null;
+  try {
+    return await ctx.remote.getGitConfig(space.id);
+  } catch (error) {
+    ctx.log('warn', 'reading the space .gitbook.yaml failed', {
+      space: space.id,
+      error: messageOf(error),
+    });
+    return null;
+  }
+}
+
+/**
+ * Mirrors the docs in the sub-folder the server's `.gitbook.yaml` names as `root`, so the space
+ * folder is laid out as the repository it came from. Only while the mirror holds no page or
+ * asset: moving mirrored files would look like deleting them. Returns a problem otherwise.
+ */
+export function adoptDocsRoot(
+  ctx: Ctx,
+  space: CachedSpace,
+  remote: string | undefined | null,
+): string | undefined {
+  if (remote === undefined || remote === null) return undefined;
+  const config = readGitBookConfig(remote);
+  if ('problem' in config) return undefined;
+  const current = ctx.state.get(docsRootKey(space.id)) ?? '';
+  if (config.root === current) return undefined;
+  const mirrored = ctx.index.entries(space.id).some((entry) => entry.kind !== 'layout');
+  if (!mirrored) {
+    ctx.state.set(docsRootKey(space.id), config.root);
+    return undefined;
+  }
+  return (
+    `${GITBOOK_CONFIG_PATH} puts the docs in "${config.root || './'}", but this mirror keeps ` +
+    `them in "${current || './'}": remove the space's folder and sync to lay it out again`
+  );
+}
+
 /** After a pull: writes the server's `.gitbook.yaml` if it changed there (see module comment). */
 export async function pullGitBookConfig(
   ctx: Ctx,
   space: CachedSpace,
   report: SpaceSyncReport,
+  remote: string | undefined | null,
+  /** What adoptDocsRoot answered before the pages were written. */
+  rootProblem: string | undefined,
 ): Promise<void> {
-  if (ctx.remote.getGitConfig === undefined) return;
-  let remote: string | undefined;
-  try {
-    remote = await ctx.remote.getGitConfig(space.id);
-  } catch (error) {
-    // The pages are mirrored already; the configuration is read again on the next pull.
-    ctx.log('warn', 'reading the space .gitbook.yaml failed', {
-      space: space.id,
-      error: messageOf(error),
-    });
-    return;
+  if (rootProblem !== undefined) {
+    reportProblem(ctx, report, 'conflict', GITBOOK_CONFIG_PATH, null, rootProblem);
   }
   const synced = ctx.state.get(syncedKey(space.id));
-  if (remote === undefined || remote === synced) return;
-  const root = spaceRootOf(ctx, space);
+  if (remote === undefined || remote === null || remote === synced) return;
+  const root = spaceFolderOf(ctx, space);
   try {
     await writeRemote(ctx, space, report, { root, remote, synced });
   } catch (error) {
@@ -95,7 +138,7 @@ export async function pushGitBookConfig(
   report: SpaceSyncReport,
 ): Promise<void> {
   if (ctx.remote.putGitConfig === undefined) return;
-  const root = spaceRootOf(ctx, space);
+  const root = spaceFolderOf(ctx, space);
   const local = await readLocal(root, GITBOOK_CONFIG_PATH);
   if (local === undefined || local === ctx.state.get(syncedKey(space.id))) return;
   const notPushed = (why: string) =>

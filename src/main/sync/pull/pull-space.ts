@@ -4,7 +4,7 @@ import { PullConflicts } from '../../conflicts/pull-conflicts';
 import { ensureDir } from '../../mirror/atomic-write';
 import type { RemotePage, RemoteRevision } from '../../sync-ports';
 import { nowOf, reportProblem, spaceRootOf, type EngineContext } from '../engine-context';
-import { pullGitBookConfig } from '../gitbook-config-file';
+import { adoptDocsRoot, fetchGitBookConfig, pullGitBookConfig } from '../gitbook-config-file';
 import { recordProblems } from '../record-problems';
 import { spaceLayout } from '../space-layout';
 import { removeStaleTemps } from '../sync-fs-helpers';
@@ -38,6 +38,9 @@ export async function pullSpace(
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 0, total: 1 });
   const revision = await fetchRevision(ctx, space.id, revisionId, prefetched);
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 1, total: 1 });
+  // Read first: its root decides where a fresh mirror's docs go.
+  const gitbookConfig = await fetchGitBookConfig(ctx, space);
+  const rootProblem = adoptDocsRoot(ctx, space, gitbookConfig);
   const spaceRoot = spaceRootOf(ctx, space);
   const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
   // A folder mirrored afresh has no written links to keep: its links are Git Sync's.
@@ -82,7 +85,7 @@ export async function pullSpace(
     plan,
   );
 
-  await pullGitBookConfig(ctx, space, report);
+  await pullGitBookConfig(ctx, space, report, gitbookConfig, rootProblem);
   commitPull(ctx, {
     space,
     revision,
