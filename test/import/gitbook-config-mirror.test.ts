@@ -16,6 +16,7 @@ beforeAll(async () => {
     { id: 's-yaml', title: 'With config' },
     { id: 's-inferred', title: 'Inferred' },
     { id: 's-docs-root', title: 'Docs root' },
+    { id: 's-yaml-conflict', title: 'Config conflict' },
   );
   t = await startTestServer({ fixture });
   dir = mkdtempSync(join(tmpdir(), 'quire-gitbook-yaml-'));
@@ -117,6 +118,39 @@ describe('.gitbook.yaml through import, merge and mirror', () => {
     const again = await quire('sync', '--once');
     expect(again.code).toBe(0);
     expect(filesUnder(space)).toEqual([...repository.keys()].sort());
+  }, 120_000);
+
+  it('keeps both when it changed here and on the server; pushes once the copy is merged', async () => {
+    const repository = gitSyncRepository(4096);
+    repository.set('.gitbook.yaml', CONFIG);
+    const source = join(dir, 'conflict-source');
+    writeFolder(source, repository);
+    const quire = inProcessQuire(dir, 'home-conflict');
+    const mirror = join(dir, 'm-conflict');
+    await quire('login', '--server', t.url, '--token', TOKENS.cleo, '--folder', mirror);
+    expect((await quire('import', source, '--space', 's-yaml-conflict', '--merge')).code).toBe(0);
+    expect((await quire('sync', '--once')).code).toBe(0);
+    const space = join(mirror, 'Acme', 'Config conflict');
+
+    const ours = CONFIG.replace('# Git Sync', '# Ours');
+    const theirs = CONFIG.replace('# Git Sync', '# Theirs');
+    writeFileSync(join(space, '.gitbook.yaml'), ours);
+    const path = '/v1/spaces/s-yaml-conflict/git/config';
+    expect((await t.request('PUT', path, TOKENS.dora, { text: theirs })).status).toBe(200);
+    const held = await quire('sync', '--once');
+    expect(held.stdout).toContain('.gitbook.yaml changed here and on the server');
+    expect(await serverConfig('s-yaml-conflict')).toBe(theirs);
+    expect(readFileSync(join(space, '.gitbook.yaml'), 'utf8')).toBe(ours);
+    expect(readFileSync(join(space, '.gitbook.yaml.server'), 'utf8')).toBe(theirs);
+    const still = await quire('sync', '--once');
+    expect(still.stdout).toContain('is not pushed until .gitbook.yaml.server is merged');
+    expect(await serverConfig('s-yaml-conflict')).toBe(theirs);
+
+    const merged = CONFIG.replace('# Git Sync', '# Ours and theirs');
+    writeFileSync(join(space, '.gitbook.yaml'), merged);
+    rmSync(join(space, '.gitbook.yaml.server'));
+    expect((await quire('sync', '--once')).code).toBe(0);
+    expect(await serverConfig('s-yaml-conflict')).toBe(merged);
   }, 120_000);
 
   it('imports a folder without SUMMARY.md with the tree Git Sync infers', async () => {

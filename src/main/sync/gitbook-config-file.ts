@@ -10,8 +10,9 @@
  *   synced is written byte for byte, unless the local file changed too: then the local file is
  *   kept and the server's is written next to it as `.gitbook.yaml.server` (a conflict problem);
  * - push (every sync, no request unless it changed): a local text that differs from the last
- *   synced is read as the server reads it, and sent; an unreadable one is a problem on that file,
- *   left untouched, and blocks nothing else.
+ *   synced is read as the server reads it, and sent unless the server's changed too (checked
+ *   first: push runs before pull), which is kept as above; an unreadable one is a problem on that
+ *   file, left untouched, and blocks nothing else.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -115,20 +116,36 @@ async function writeRemote(
   const { root, remote, synced } = texts;
   const local = await readLocal(root, GITBOOK_CONFIG_PATH);
   if (local !== undefined && local !== synced && local !== remote) {
-    await atomicWriteFile(SERVER_COPY_PATH, remote, { root });
-    reportProblem(
-      ctx,
-      report,
-      'conflict',
-      GITBOOK_CONFIG_PATH,
-      null,
-      `${GITBOOK_CONFIG_PATH} changed here and on the server: yours is kept (not pushed); the ` +
-        `server's is in ${SERVER_COPY_PATH}. Merge it into yours, then delete ${SERVER_COPY_PATH}.`,
-    );
+    await keepBoth(ctx, space, report, { root, remote }, 'conflict');
     return;
   }
   if (local !== remote) await atomicWriteFile(GITBOOK_CONFIG_PATH, remote, { root });
   ctx.state.set(syncedKey(space.id), remote);
+}
+
+/**
+ * Changed here and on the server: the local file stays, the server's text goes next to it, and
+ * counts as synced, so deleting the copy (after merging it in) lets the local file be pushed.
+ */
+async function keepBoth(
+  ctx: Ctx,
+  space: CachedSpace,
+  report: SpaceSyncReport,
+  texts: { root: string; remote: string },
+  /** A push reports it as a change not pushed, a pull as a conflict (each records its kinds). */
+  kind: 'conflict' | 'not-pushed',
+): Promise<void> {
+  await atomicWriteFile(SERVER_COPY_PATH, texts.remote, { root: texts.root });
+  ctx.state.set(syncedKey(space.id), texts.remote);
+  reportProblem(
+    ctx,
+    report,
+    kind,
+    GITBOOK_CONFIG_PATH,
+    null,
+    `${GITBOOK_CONFIG_PATH} changed here and on the server: yours is kept (not pushed); the ` +
+      `server's is in ${SERVER_COPY_PATH}. Merge it into yours, then delete ${SERVER_COPY_PATH}.`,
+  );
 }
 
 /** Before a push is recorded: sends a locally edited `.gitbook.yaml` (see module comment). */
@@ -158,7 +175,14 @@ export async function pushGitBookConfig(
     return;
   }
   try {
-    await ctx.remote.putGitConfig(space.id, local);
+    // Push runs before pull: a server text changed since the last sync is not overwritten.
+    const remote = await ctx.remote.getGitConfig?.(space.id);
+    const synced = ctx.state.get(syncedKey(space.id));
+    if (remote !== undefined && remote !== synced && remote !== local) {
+      await keepBoth(ctx, space, report, { root, remote }, 'not-pushed');
+      return;
+    }
+    if (remote !== local) await ctx.remote.putGitConfig(space.id, local);
     ctx.state.set(syncedKey(space.id), local);
   } catch (error) {
     notPushed(`${GITBOOK_CONFIG_PATH} is not pushed: ${messageOf(error)}`);
