@@ -93,11 +93,14 @@ describe('.gitbook.yaml through import, merge and mirror', () => {
     );
   }, 120_000);
 
-  it('mirrors the docs under the root .gitbook.yaml names, as in the repository', async () => {
+  it('mirrors the docs under the root and summary name .gitbook.yaml gives, as in the repository', async () => {
+    const config = ['root: ./docs/', 'structure:', '  summary: toc.md', 'redirects:', ...REDIRECTS];
     const repository = new Map<string, string | Buffer>([
-      ['.gitbook.yaml', ['root: ./docs/', '', 'redirects:', ...REDIRECTS, ''].join('\n')],
+      ['.gitbook.yaml', `${config.join('\n')}\n`],
     ]);
-    for (const [path, content] of gitSyncRepository(4096)) repository.set(`docs/${path}`, content);
+    for (const [path, content] of gitSyncRepository(4096)) {
+      repository.set(`docs/${path === 'SUMMARY.md' ? 'toc.md' : path}`, content);
+    }
     const source = join(dir, 'docs-root');
     writeFolder(source, repository);
     const quire = inProcessQuire(dir, 'home-root');
@@ -117,6 +120,18 @@ describe('.gitbook.yaml through import, merge and mirror', () => {
     // Unchanged, nothing moves on the next sync.
     const again = await quire('sync', '--once');
     expect(again.code).toBe(0);
+    expect(filesUnder(space)).toEqual([...repository.keys()].sort());
+
+    // The renamed table of contents is the layout: a title edited there is pushed.
+    const toc = join(space, 'docs', 'toc.md');
+    writeFileSync(toc, readFileSync(toc, 'utf8').replace('[Changelog]', '[Release notes]'));
+    const pushed = await quire('sync', '--once');
+    expect(pushed.code, pushed.stdout + pushed.stderr).toBe(0);
+    expect(pushed.stdout).toContain('1 change pushed');
+    // The edit waits in the working change request (#2; the import was #1).
+    const path = '/v1/spaces/s-docs-root/change-requests/2/content';
+    const edited = await t.request('GET', path, TOKENS.cleo);
+    expect(JSON.stringify(await edited.json())).toContain('"title":"Release notes"');
     expect(filesUnder(space)).toEqual([...repository.keys()].sort());
   }, 120_000);
 

@@ -198,6 +198,9 @@ export function spaceFolderOf(ctx: Pick<EngineContext, 'folder'>, space: CachedS
  */
 export const docsRootKey = (spaceId: string) => `gitbook-root:${spaceId}`;
 
+/** Sync-state key of the name the space's table of contents is mirrored under (`toc.md`). */
+export const summaryNameKey = (spaceId: string) => `gitbook-summary:${spaceId}`;
+
 /** Adds a problem to a space's report, and logs it. */
 export function reportProblem(
   ctx: Pick<EngineContext, 'log'>,

@@ -5,7 +5,8 @@
  * is told from both sides:
  *
  * - root: a fresh mirror puts the docs in the sub-folder `root` names (`docs/`), `.gitbook.yaml`
- *   staying at the top of the space folder, as in the repository (adoptDocsRoot);
+ *   staying at the top of the space folder, and names SUMMARY.md as `structure.summary` does, as
+ *   in the repository (adoptDocsRoot);
  * - pull (the space's revision moved; one request): a server text that differs from the last
  *   synced is written byte for byte, unless the local file changed too: then the local file is
  *   kept and the server's is written next to it as `.gitbook.yaml.server` (a conflict problem);
@@ -24,7 +25,14 @@ import {
 import { messageOf } from '../../shared/message-of';
 import type { CachedSpace } from '../cache/space-cache';
 import { atomicWriteFile } from '../mirror/atomic-write';
-import { docsRootKey, reportProblem, spaceFolderOf, type EngineContext } from './engine-context';
+import {
+  docsRootKey,
+  reportProblem,
+  spaceFolderOf,
+  summaryNameKey,
+  type EngineContext,
+} from './engine-context';
+import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
 import type { SpaceSyncReport } from './sync-report';
 
 /** Where the server's text waits while the local file, changed on both sides, is kept. */
@@ -59,9 +67,10 @@ export async function fetchGitBookConfig(
 }
 
 /**
- * Mirrors the docs in the sub-folder the server's `.gitbook.yaml` names as `root`, so the space
- * folder is laid out as the repository it came from. Only while the mirror holds no page or
- * asset: moving mirrored files would look like deleting them. Returns a problem otherwise.
+ * Mirrors the docs in the sub-folder the server's `.gitbook.yaml` names as `root`, and its table
+ * of contents under `structure.summary`, so the space folder is laid out as the repository it
+ * came from. Only while the mirror holds no page or asset: moving mirrored files would look like
+ * deleting them. Returns a problem otherwise.
  */
 export function adoptDocsRoot(
   ctx: Ctx,
@@ -71,16 +80,19 @@ export function adoptDocsRoot(
   if (remote === undefined || remote === null) return undefined;
   const config = readGitBookConfig(remote);
   if ('problem' in config) return undefined;
-  const current = ctx.state.get(docsRootKey(space.id)) ?? '';
-  if (config.root === current) return undefined;
+  const root = ctx.state.get(docsRootKey(space.id)) ?? '';
+  const summary = ctx.state.get(summaryNameKey(space.id)) ?? SUMMARY_PATH;
+  if (config.root === root && config.summary === summary) return undefined;
   const mirrored = ctx.index.entries(space.id).some((entry) => entry.kind !== 'layout');
   if (!mirrored) {
     ctx.state.set(docsRootKey(space.id), config.root);
+    ctx.state.set(summaryNameKey(space.id), config.summary);
     return undefined;
   }
   return (
-    `${GITBOOK_CONFIG_PATH} puts the docs in "${config.root || './'}", but this mirror keeps ` +
-    `them in "${current || './'}": remove the space's folder and sync to lay it out again`
+    `${GITBOOK_CONFIG_PATH} puts the docs in "${config.root || './'}${config.summary}", but this ` +
+    `mirror keeps them in "${root || './'}${summary}": remove the space's folder and sync to ` +
+    'lay it out again'
   );
 }
 

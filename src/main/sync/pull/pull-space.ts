@@ -3,7 +3,13 @@ import { PUSH_PROBLEM_KINDS } from '../../cache/sync-problems';
 import { PullConflicts } from '../../conflicts/pull-conflicts';
 import { ensureDir } from '../../mirror/atomic-write';
 import type { RemotePage, RemoteRevision } from '../../sync-ports';
-import { nowOf, reportProblem, spaceRootOf, type EngineContext } from '../engine-context';
+import {
+  nowOf,
+  reportProblem,
+  spaceRootOf,
+  summaryNameKey,
+  type EngineContext,
+} from '../engine-context';
 import { adoptDocsRoot, fetchGitBookConfig, pullGitBookConfig } from '../gitbook-config-file';
 import { recordProblems } from '../record-problems';
 import { spaceLayout } from '../space-layout';
@@ -47,7 +53,11 @@ export async function pullSpace(
   const writtenText = folderExisted
     ? await pulledWrittenTexts(ctx, space.id, spaceRoot, revision)
     : undefined;
-  const layout = spaceLayout(revision, writtenText ? { writtenText } : {});
+  const summaryPath = ctx.state.get(summaryNameKey(space.id));
+  const layout = spaceLayout(revision, {
+    ...(writtenText ? { writtenText } : {}),
+    ...(summaryPath ? { summaryPath } : {}),
+  });
   await ensureDir(spaceRoot, { root: ctx.folder });
   await removeStaleTemps(spaceRoot);
   if (folderExisted) await followPlacedPages(ctx, space.id, spaceRoot, layout);
