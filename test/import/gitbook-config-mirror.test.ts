@@ -168,6 +168,20 @@ describe('.gitbook.yaml through import, merge and mirror', () => {
     expect(await serverConfig('s-yaml-conflict')).toBe(merged);
   }, 120_000);
 
+  it('quire import stops on an unsafe .gitbook.yaml before sending anything', async () => {
+    const source = join(dir, 'hostile');
+    const repository = gitSyncRepository(4096);
+    repository.set('.gitbook.yaml', 'root: ../../etc/\n');
+    writeFolder(source, repository);
+    const quire = inProcessQuire(dir, 'home-hostile');
+    await quire('login', '--server', t.url, '--token', TOKENS.cleo, '--folder', join(dir, 'm3'));
+    const before = t.db.prepare('SELECT count(*) FROM change_requests').pluck().get();
+    const refused = await quire('import', source, '--space', 's-inferred');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('.gitbook.yaml: root "../../etc/" leaves the repository');
+    expect(t.db.prepare('SELECT count(*) FROM change_requests').pluck().get()).toBe(before);
+  });
+
   it('imports a folder without SUMMARY.md with the tree Git Sync infers', async () => {
     const source = join(dir, 'no-summary');
     writeFolder(
