@@ -17,6 +17,7 @@ beforeAll(async () => {
     { id: 's-inferred', title: 'Inferred' },
     { id: 's-docs-root', title: 'Docs root' },
     { id: 's-yaml-conflict', title: 'Config conflict' },
+    { id: 's-empty-first', title: 'Empty first' },
   );
   t = await startTestServer({ fixture });
   dir = mkdtempSync(join(tmpdir(), 'quire-gitbook-yaml-'));
@@ -133,6 +134,28 @@ describe('.gitbook.yaml through import, merge and mirror', () => {
     const edited = await t.request('GET', path, TOKENS.cleo);
     expect(JSON.stringify(await edited.json())).toContain('"title":"Release notes"');
     expect(filesUnder(space)).toEqual([...repository.keys()].sort());
+  }, 120_000);
+
+  it('lays out a space mirrored empty before the import the same way', async () => {
+    const config = ['root: ./docs/', 'structure:', '  summary: toc.md', ''].join('\n');
+    const repository = new Map<string, string | Buffer>([['.gitbook.yaml', config]]);
+    for (const [path, content] of gitSyncRepository(4096)) {
+      repository.set(`docs/${path === 'SUMMARY.md' ? 'toc.md' : path}`, content);
+    }
+    const source = join(dir, 'empty-first');
+    writeFolder(source, repository);
+    const quire = inProcessQuire(dir, 'home-empty-first');
+    const mirror = join(dir, 'm-empty-first');
+    await quire('login', '--server', t.url, '--token', TOKENS.cleo, '--folder', mirror);
+    expect((await quire('sync', '--once')).code).toBe(0);
+    const space = join(mirror, 'Acme', 'Empty first');
+    const before = filesUnder(space);
+    expect((await quire('import', source, '--space', 's-empty-first', '--merge')).code).toBe(0);
+    const synced = await quire('sync', '--once');
+    expect(synced.code, synced.stdout + synced.stderr).toBe(0);
+    expect(before).toEqual(['SUMMARY.md']);
+    expect(filesUnder(space)).toEqual([...repository.keys()].sort());
+    expect(synced.stdout).not.toContain('problem');
   }, 120_000);
 
   it('keeps both when it changed here and on the server; pushes once the copy is merged', async () => {

@@ -24,14 +24,17 @@ import {
 } from '../../shared/gitsync/gitbook-config';
 import { messageOf } from '../../shared/message-of';
 import type { CachedSpace } from '../cache/space-cache';
-import { atomicWriteFile } from '../mirror/atomic-write';
+import { atomicRemove, atomicWriteFile } from '../mirror/atomic-write';
+import { resolveInside } from '../mirror/resolve-inside';
 import {
   docsRootKey,
   reportProblem,
   spaceFolderOf,
+  spaceRootOf,
   summaryNameKey,
   type EngineContext,
 } from './engine-context';
+import { localFileState } from './local-file-state';
 import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
 import type { SpaceSyncReport } from './sync-report';
 
@@ -72,11 +75,11 @@ export async function fetchGitBookConfig(
  * came from. Only while the mirror holds no page or asset: moving mirrored files would look like
  * deleting them. Returns a problem otherwise.
  */
-export function adoptDocsRoot(
+export async function adoptDocsRoot(
   ctx: Ctx,
   space: CachedSpace,
   remote: string | undefined | null,
-): string | undefined {
+): Promise<string | undefined> {
   if (remote === undefined || remote === null) return undefined;
   const config = readGitBookConfig(remote);
   if ('problem' in config) return undefined;
@@ -85,6 +88,7 @@ export function adoptDocsRoot(
   if (config.root === root && config.summary === summary) return undefined;
   const mirrored = ctx.index.entries(space.id).some((entry) => entry.kind !== 'layout');
   if (!mirrored) {
+    await forgetLayoutFiles(ctx, space);
     ctx.state.set(docsRootKey(space.id), config.root);
     ctx.state.set(summaryNameKey(space.id), config.summary);
     return undefined;
@@ -94,6 +98,21 @@ export function adoptDocsRoot(
     `mirror keeps them in "${root || './'}${summary}": remove the space's folder and sync to ` +
     'lay it out again'
   );
+}
+
+/**
+ * The table of contents an empty space was mirrored with goes with the old layout: removed when
+ * untouched (an edited one stays, as the user's), and the index forgets it.
+ */
+async function forgetLayoutFiles(ctx: Ctx, space: CachedSpace): Promise<void> {
+  const oldRoot = spaceRootOf(ctx, space);
+  for (const entry of ctx.index.entries(space.id)) {
+    const local = await localFileState(oldRoot, entry.path, entry, undefined);
+    if (local.kind === 'ours') {
+      await atomicRemove(resolveInside(oldRoot, entry.path), { root: oldRoot });
+    }
+  }
+  ctx.index.clearSpace(space.id);
 }
 
 /** After a pull: writes the server's `.gitbook.yaml` if it changed there (see module comment). */
