@@ -6,7 +6,7 @@
  *
  * - root: a fresh mirror puts the docs in the sub-folder `root` names (`docs/`), `.gitbook.yaml`
  *   staying at the top of the space folder, and names SUMMARY.md as `structure.summary` does, as
- *   in the repository (adoptDocsRoot);
+ *   in the repository (adopt-gitbook-layout.ts);
  * - pull (the space's revision moved; one request): a server text that differs from the last
  *   synced is written byte for byte, unless the local file changed too: then the local file is
  *   kept and the server's is written next to it as `.gitbook.yaml.server` (a conflict problem);
@@ -24,24 +24,14 @@ import {
 } from '../../shared/gitsync/gitbook-config';
 import { messageOf } from '../../shared/message-of';
 import type { CachedSpace } from '../cache/space-cache';
-import { atomicRemove, atomicWriteFile } from '../mirror/atomic-write';
-import { resolveInside } from '../mirror/resolve-inside';
-import {
-  docsRootKey,
-  reportProblem,
-  spaceFolderOf,
-  spaceRootOf,
-  summaryNameKey,
-  type EngineContext,
-} from './engine-context';
-import { localFileState } from './local-file-state';
-import { SUMMARY_PATH } from '../mirror/render-gitsync-layout';
+import { atomicWriteFile } from '../mirror/atomic-write';
+import { reportProblem, spaceFolderOf, type EngineContext } from './engine-context';
 import type { SpaceSyncReport } from './sync-report';
 
 /** Where the server's text waits while the local file, changed on both sides, is kept. */
 export const SERVER_COPY_PATH = `${GITBOOK_CONFIG_PATH}.server`;
 
-type Ctx = Pick<EngineContext, 'folder' | 'remote' | 'state' | 'log' | 'index'>;
+type Ctx = Pick<EngineContext, 'folder' | 'remote' | 'state' | 'log'>;
 
 const syncedKey = (spaceId: string) => `gitbook-config:${spaceId}`;
 
@@ -69,59 +59,13 @@ export async function fetchGitBookConfig(
   }
 }
 
-/**
- * Mirrors the docs in the sub-folder the server's `.gitbook.yaml` names as `root`, and its table
- * of contents under `structure.summary`, so the space folder is laid out as the repository it
- * came from. Only while the mirror holds no page or asset: moving mirrored files would look like
- * deleting them. Returns a problem otherwise.
- */
-export async function adoptDocsRoot(
-  ctx: Ctx,
-  space: CachedSpace,
-  remote: string | undefined | null,
-): Promise<string | undefined> {
-  if (remote === undefined || remote === null) return undefined;
-  const config = readGitBookConfig(remote);
-  if ('problem' in config) return undefined;
-  const root = ctx.state.get(docsRootKey(space.id)) ?? '';
-  const summary = ctx.state.get(summaryNameKey(space.id)) ?? SUMMARY_PATH;
-  if (config.root === root && config.summary === summary) return undefined;
-  const mirrored = ctx.index.entries(space.id).some((entry) => entry.kind !== 'layout');
-  if (!mirrored) {
-    await forgetLayoutFiles(ctx, space);
-    ctx.state.set(docsRootKey(space.id), config.root);
-    ctx.state.set(summaryNameKey(space.id), config.summary);
-    return undefined;
-  }
-  return (
-    `${GITBOOK_CONFIG_PATH} puts the docs in "${config.root || './'}${config.summary}", but this ` +
-    `mirror keeps them in "${root || './'}${summary}": remove the space's folder and sync to ` +
-    'lay it out again'
-  );
-}
-
-/**
- * The table of contents an empty space was mirrored with goes with the old layout: removed when
- * untouched (an edited one stays, as the user's), and the index forgets it.
- */
-async function forgetLayoutFiles(ctx: Ctx, space: CachedSpace): Promise<void> {
-  const oldRoot = spaceRootOf(ctx, space);
-  for (const entry of ctx.index.entries(space.id)) {
-    const local = await localFileState(oldRoot, entry.path, entry, undefined);
-    if (local.kind === 'ours') {
-      await atomicRemove(resolveInside(oldRoot, entry.path), { root: oldRoot });
-    }
-  }
-  ctx.index.clearSpace(space.id);
-}
-
 /** After a pull: writes the server's `.gitbook.yaml` if it changed there (see module comment). */
 export async function pullGitBookConfig(
   ctx: Ctx,
   space: CachedSpace,
   report: SpaceSyncReport,
   remote: string | undefined | null,
-  /** What adoptDocsRoot answered before the pages were written. */
+  /** What adoptGitBookLayout answered before the pages were written. */
   rootProblem: string | undefined,
 ): Promise<void> {
   if (rootProblem !== undefined) {

@@ -10,7 +10,8 @@ import {
   summaryNameKey,
   type EngineContext,
 } from '../engine-context';
-import { adoptDocsRoot, fetchGitBookConfig, pullGitBookConfig } from '../gitbook-config-file';
+import { adoptGitBookLayout } from '../adopt-gitbook-layout';
+import { fetchGitBookConfig, pullGitBookConfig } from '../gitbook-config-file';
 import { recordProblems } from '../record-problems';
 import { spaceLayout } from '../space-layout';
 import { removeStaleTemps } from '../sync-fs-helpers';
@@ -46,7 +47,7 @@ export async function pullSpace(
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 1, total: 1 });
   // Read first: its root decides where a fresh mirror's docs go.
   const gitbookConfig = await fetchGitBookConfig(ctx, space);
-  const rootProblem = await adoptDocsRoot(ctx, space, gitbookConfig);
+  const rootProblem = await adoptGitBookLayout(ctx, space, gitbookConfig);
   const spaceRoot = spaceRootOf(ctx, space);
   const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
   // A folder mirrored afresh has no written links to keep: its links are Git Sync's.
