@@ -15,7 +15,7 @@
  *   first: push runs before pull), which is kept as above; an unreadable one is a problem on that
  *   file, left untouched, and blocks nothing else.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   GITBOOK_CONFIG_LIMITS,
@@ -165,12 +165,12 @@ export async function pushGitBookConfig(
 }
 
 /**
- * A file's text; undefined when it is absent or unreadable; `TOO_LARGE` past the limit (never
- * read whole: it is the user's file, and may be anything).
+ * A file's text; undefined when it is absent, unreadable or not a regular file (a symbolic link is
+ * not followed: it could point anywhere); `TOO_LARGE` past the limit (never read whole).
  */
 async function readLocal(root: string, path: string): Promise<string | undefined> {
   try {
-    const info = await stat(join(root, path));
+    const info = await lstat(join(root, path));
     if (!info.isFile()) return undefined;
     if (info.size > GITBOOK_CONFIG_LIMITS.maxBytes) return TOO_LARGE;
     return await readFile(join(root, path), 'utf8');
