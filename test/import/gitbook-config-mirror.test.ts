@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { inProcessQuire } from '../sync/in-process-quire';
-import { gitSyncRepository } from './gitsync-repository';
+import { gitSyncRepository, gitSyncRepositoryWithConfig } from './gitsync-repository';
 
 let t: TestServer;
 let dir: string;
@@ -95,13 +95,7 @@ describe('.gitbook.yaml through import, merge and mirror', () => {
   }, 120_000);
 
   it('mirrors the docs under the root and summary name .gitbook.yaml gives, as in the repository', async () => {
-    const config = ['root: ./docs/', 'structure:', '  summary: toc.md', 'redirects:', ...REDIRECTS];
-    const repository = new Map<string, string | Buffer>([
-      ['.gitbook.yaml', `${config.join('\n')}\n`],
-    ]);
-    for (const [path, content] of gitSyncRepository(4096)) {
-      repository.set(`docs/${path === 'SUMMARY.md' ? 'toc.md' : path}`, content);
-    }
+    const repository = gitSyncRepositoryWithConfig(4096);
     const source = join(dir, 'docs-root');
     writeFolder(source, repository);
     const quire = inProcessQuire(dir, 'home-root');
