@@ -109,6 +109,13 @@ export interface RemoteWorkspace {
    * transfer starts again from the first byte. Without it the engine uses downloadFile.
    */
   streamFile?(file: RemoteFile, sink: DownloadSink, signal?: AbortSignal): Promise<DownloadResult>;
+  /**
+   * Quire extension `GET …/git/config`: the space's `.gitbook.yaml` exactly as written, undefined
+   * when it has none. Without it (other servers) the mirror writes no `.gitbook.yaml`.
+   */
+  getGitConfig?(spaceId: string): Promise<string | undefined>;
+  /** Quire extension `PUT …/git/config`: replaces the space's `.gitbook.yaml` with `text`. */
+  putGitConfig?(spaceId: string, text: string): Promise<void>;
 }
 
 /** A change request as the mirror keeps it (the published ChangeRequest's fields it reads). */

@@ -85,6 +85,33 @@ export function gitSyncRepository(imageBytes: number): Map<string, string | Buff
   return files;
 }
 
+/**
+ * The same repository as a team keeps it when its docs live in a sub-folder: `.gitbook.yaml` with
+ * `root: ./docs/`, the summary renamed `toc.md`, and `redirects` redirects (comments and blank
+ * lines included, as a person writes the file, so it must come back byte for byte).
+ */
+export function gitSyncRepositoryWithConfig(
+  imageBytes: number,
+  redirects = 300,
+): Map<string, string | Buffer> {
+  const config = [
+    '# Where Git Sync finds the docs',
+    'root: ./docs/',
+    '',
+    'structure:',
+    '  summary: toc.md',
+    '',
+    'redirects:',
+    ...Array.from({ length: redirects }, (_, i) => `  old/page-${i}: changelog.md`),
+    '',
+  ];
+  const files = new Map<string, string | Buffer>([['.gitbook.yaml', config.join('\n')]]);
+  for (const [path, content] of gitSyncRepository(imageBytes)) {
+    files.set(`docs/${path === 'SUMMARY.md' ? 'toc.md' : path}`, content);
+  }
+  return files;
+}
+
 /** A PNG header (1×1) followed by `size` bytes in all, deterministic per `seed`. */
 export function pngOf(size: number, seed: number): Buffer {
   const header = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ', 'base64');

@@ -176,6 +176,8 @@ describe('pull', () => {
       'GET /v1/orgs',
       'GET /v1/orgs/o-acme/spaces',
       expect.stringMatching(/^GET \/v1\/spaces\/s-handbook\/revisions\/[^/]+$/),
+      // The space's .gitbook.yaml (Quire extension), read once per pull of the space.
+      'GET /v1/spaces/s-handbook/git/config',
     ]);
   });
 

@@ -12,6 +12,8 @@ export function checkoutAwareWorkspace(
   remote: RemoteWorkspace,
   spaceIdOf: SpaceIdOf,
 ): RemoteWorkspace {
+  const getGitConfig = remote.getGitConfig?.bind(remote);
+  const putGitConfig = remote.putGitConfig?.bind(remote);
   return {
     whoAmI: () => remote.whoAmI(),
     listOrganizations: () => remote.listOrganizations(),
@@ -20,6 +22,18 @@ export function checkoutAwareWorkspace(
       remote.getRevision(spaceIdOf(key), revisionId, knownPages),
     downloadFile: (file) => remote.downloadFile(file),
     ...(remote.streamFile !== undefined ? { streamFile: remote.streamFile.bind(remote) } : {}),
+    ...(getGitConfig !== undefined
+      ? { getGitConfig: (key: string) => getGitConfig(spaceIdOf(key)) }
+      : {}),
+    // `.gitbook.yaml` belongs to the space, not to a change request: a checkout reads it (so its
+    // folder has the space's layout) but never replaces the space's from a review folder.
+    ...(putGitConfig !== undefined
+      ? {
+          putGitConfig: async (key: string, text: string) => {
+            if (spaceIdOf(key) === key) await putGitConfig(key, text);
+          },
+        }
+      : {}),
   };
 }
 

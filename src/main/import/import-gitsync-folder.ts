@@ -1,20 +1,18 @@
 import { stat } from 'node:fs/promises';
 import type { GitSyncProblem } from '../mirror/parse-gitsync-layout';
+import { ImportFolderError } from './import-folder-error';
 import { listImportFiles } from './list-import-files';
 import { isImported, packImportTar } from './pack-import-tar';
 import { uploadImport, type ImportAnswer, type UploadTarget } from './upload-import';
 import { validateImportFolder } from './validate-import-folder';
+
+export { ImportFolderError };
 
 export interface ImportFolderResult {
   /** Problems found in the folder before sending it (per file), and entries left out. */
   problems: GitSyncProblem[];
   sent: { files: number; bytes: number };
   answer: ImportAnswer;
-}
-
-/** Thrown when the folder is not a Git Sync layout at all (nothing was sent). */
-export class ImportFolderError extends Error {
-  override readonly name = 'ImportFolderError';
 }
 
 /**

@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseFrontmatterYaml } from '../../shared/gitsync/frontmatter-yaml';
+import {
+  DEFAULT_GITBOOK_CONFIG,
+  readGitBookConfig,
+  type GitBookConfig,
+} from '../../shared/gitsync/gitbook-config';
 import { parseGitSyncLayout, type GitSyncProblem } from '../mirror/parse-gitsync-layout';
+import { ImportFolderError } from './import-folder-error';
 import type { ImportFile } from './list-import-files';
 
 export interface FolderCheck {
@@ -15,13 +20,15 @@ export interface FolderCheck {
 
 /**
  * Reads the folder as the mirror reads a space folder (parseGitSyncLayout), from the docs' root
- * that `.gitbook.yaml` names, so the user sees every problem per file before anything is sent.
+ * and with the file names that `.gitbook.yaml` gives, so the user sees every problem per file
+ * before anything is sent. An unreadable or unsafe `.gitbook.yaml` stops the import here.
  */
 export async function validateImportFolder(
   folder: string,
   files: readonly ImportFile[],
 ): Promise<FolderCheck> {
-  const root = await rootOf(folder, files);
+  const config = await configOf(folder, files);
+  const { root } = config;
   const inRoot = files
     .filter((file) => file.path.startsWith(root))
     .map((file) => file.path.slice(root.length));
@@ -34,6 +41,7 @@ export async function validateImportFolder(
       }
     },
     () => inRoot,
+    { structure: { summary: config.summary, readme: config.readme } },
   );
   let pages = 0;
   const count = (list: typeof layout.pages) => {
@@ -50,15 +58,13 @@ export async function validateImportFolder(
   return { root, pages, assets: layout.files.length, problems };
 }
 
-/** `.gitbook.yaml`'s `root`, cleaned; `''` without one (the server reads it the same way). */
-async function rootOf(folder: string, files: readonly ImportFile[]): Promise<string> {
-  const config = files.find(
-    (file) => file.path === '.gitbook.yaml' || file.path === '.gitbook.yml',
+/** The folder's `.gitbook.yaml`, read as the server reads it; the defaults without one. */
+async function configOf(folder: string, files: readonly ImportFile[]): Promise<GitBookConfig> {
+  const file = files.find(
+    (entry) => entry.path === '.gitbook.yaml' || entry.path === '.gitbook.yml',
   );
-  if (config === undefined) return '';
-  const parsed = parseFrontmatterYaml(await readFile(config.absolute, 'utf8'), 1);
-  const root = 'data' in parsed ? parsed.data['root'] : undefined;
-  if (typeof root !== 'string') return '';
-  const segments = root.split('/').filter((segment) => segment !== '' && segment !== '.');
-  return segments.length === 0 || segments.includes('..') ? '' : `${segments.join('/')}/`;
+  if (file === undefined) return DEFAULT_GITBOOK_CONFIG;
+  const config = readGitBookConfig(await readFile(file.absolute, 'utf8'));
+  if ('problem' in config) throw new ImportFolderError(`${file.path}: ${config.problem}`);
+  return config;
 }

@@ -114,6 +114,8 @@ export async function scanSpaceFolder(options: ScanSpaceFolderOptions): Promise<
   const hash = options.hash ?? contentHash;
   const maxAssetBytes = options.maxAssetBytes ?? DEFAULT_MAX_ASSET_BYTES;
   const byPath = new Map(options.index.map((entry) => [entry.path, entry]));
+  // The table of contents is where the engine wrote it (`.gitbook.yaml` may give it a name).
+  const summaryPath = options.index.find((entry) => entry.kind === 'layout')?.path ?? SUMMARY_PATH;
   const result: FolderScan = {
     status: 'scanned',
     changed: [],
@@ -150,7 +152,7 @@ export async function scanSpaceFolder(options: ScanSpaceFolderOptions): Promise<
       result.unchanged += 1;
       return;
     }
-    const kind = kindOf(relative);
+    const kind = kindOf(relative, summaryPath);
     const limit = kind === 'asset' ? maxAssetBytes : options.maxFileBytes;
     if (stats.size > limit) {
       problem(relative, 'too-large', tooLarge(relative, stats.size, limit));
@@ -265,8 +267,8 @@ export async function scanSpaceFolder(options: ScanSpaceFolderOptions): Promise<
   return result;
 }
 
-function kindOf(relative: string): ScannedFileKind {
-  if (relative === SUMMARY_PATH) return 'layout';
+function kindOf(relative: string, summaryPath: string): ScannedFileKind {
+  if (relative === summaryPath) return 'layout';
   if (relative.startsWith(`${ASSETS_FOLDER}/`)) return 'asset';
   return 'page';
 }

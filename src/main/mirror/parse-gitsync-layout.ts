@@ -19,7 +19,7 @@
  */
 import { posix } from 'node:path';
 import { buildParsedPages } from './build-parsed-pages';
-import { inferSummaryEntries } from './infer-summary-entries';
+import { inferSummaryEntries } from '../../shared/gitsync/infer-summary-entries';
 import type {
   GitSyncProblem,
   ListSpaceFiles,
@@ -29,7 +29,11 @@ import type {
   ReadSpaceFile,
 } from './parse-gitsync-types';
 import { parseSummary, type SummaryEntry } from './parse-summary';
-import { ASSETS_FOLDER, SUMMARY_PATH } from '../../shared/gitsync/render-gitsync-layout';
+import {
+  ASSETS_FOLDER,
+  README_PATH,
+  SUMMARY_PATH,
+} from '../../shared/gitsync/render-gitsync-layout';
 import { isPagePath } from './space-file-paths';
 
 export type {
@@ -60,13 +64,14 @@ export async function parseGitSyncLayout(
       return undefined;
     }
   };
-  const summaryText = await read(SUMMARY_PATH);
+  const structure = options.structure ?? { summary: SUMMARY_PATH, readme: README_PATH };
+  const summaryText = await read(structure.summary);
   const summary: ParsedGitSyncLayout['summary'] = summaryText === undefined ? 'inferred' : 'found';
-  const entries = summaryEntries(summaryText, listed, problems);
+  const entries = summaryEntries(summaryText, listed, structure, problems);
   const { pages, claimed } = await buildParsedPages(entries, { read, options, problems });
   const unlisted: string[] = [];
   for (const path of [...listed].sort()) {
-    if (!isPagePath(path) || claimed.has(path)) continue;
+    if (!isPagePath(path) || claimed.has(path) || path === structure.summary) continue;
     unlisted.push(path);
     problems.push({
       path,
@@ -132,18 +137,18 @@ function listAssets(
 function summaryEntries(
   summaryText: string | undefined,
   listed: ReadonlySet<string>,
+  structure: { summary: string; readme: string },
   problems: GitSyncProblem[],
 ): SummaryEntry[] {
+  const path = structure.summary;
   if (summaryText === undefined) {
     problems.push({
-      path: SUMMARY_PATH,
-      message: 'SUMMARY.md is missing; the page tree was inferred from the folders',
+      path,
+      message: `${path} is missing; the page tree was inferred from the folders`,
     });
-    return inferSummaryEntries(listed);
+    return inferSummaryEntries(listed, structure);
   }
   const parsed = parseSummary(summaryText);
-  for (const { line, message } of parsed.problems) {
-    problems.push({ path: SUMMARY_PATH, message, line });
-  }
+  for (const { line, message } of parsed.problems) problems.push({ path, message, line });
   return parsed.entries;
 }

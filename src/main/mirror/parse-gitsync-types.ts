@@ -21,6 +21,11 @@ export interface ParseGitSyncOptions {
    * inverse of what rendering does), and covers get their file id.
    */
   fileIdForAsset?: (name: string) => string | undefined;
+  /**
+   * `.gitbook.yaml`'s `structure`: the table of contents' and the first page's file names
+   * (SUMMARY.md and README.md by default; `quire import` passes a repository's own).
+   */
+  structure?: { summary: string; readme: string };
 }
 
 export interface ParsedCover {

@@ -1,4 +1,4 @@
-import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { ContentType, GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import type {
   DownloadResult,
   DownloadSink,
@@ -300,6 +300,42 @@ export class WorkspaceClient implements RemoteWorkspace {
     }
   }
 
+  async getGitConfig(spaceId: string): Promise<string | undefined> {
+    let value: unknown;
+    try {
+      value = await this.call((api) =>
+        api.request<unknown>({
+          path: gitConfigPath(spaceId),
+          method: 'GET',
+          secure: true,
+          format: 'json',
+        }),
+      );
+    } catch (error) {
+      // No configuration, or a server without the extension: nothing to write.
+      if (error instanceof RemoteError && error.status === 404) return undefined;
+      throw error;
+    }
+    const text = (value as { text?: unknown } | null)?.text;
+    if (typeof text !== 'string') {
+      throw new RemoteProtocolError(`The .gitbook.yaml of space ${spaceId} has no text`);
+    }
+    return text;
+  }
+
+  async putGitConfig(spaceId: string, text: string): Promise<void> {
+    await this.call((api) =>
+      api.request<unknown>({
+        path: gitConfigPath(spaceId),
+        method: 'PUT',
+        body: { text },
+        type: ContentType.Json,
+        secure: true,
+        format: 'json',
+      }),
+    );
+  }
+
   private downloadUrl(value: string, base: string): URL {
     if (hasDotSegment(value)) {
       // URL parsing drops `.` and `..` (`%2e` too): the request would go to another path.
@@ -420,3 +456,5 @@ export function hasDotSegment(value: string): boolean {
   const path = afterAuthority.split(/[?#]/, 1)[0] ?? '';
   return path.split(/[/\\]/).some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
 }
+
+const gitConfigPath = (spaceId: string) => `/spaces/${segment(spaceId)}/git/config`;

@@ -69,6 +69,9 @@ export function classifiedEditRows(
     content(move.to, move.pageId, null);
     deletion(move.from, move.pageId);
   }
-  if (classified.summary === 'applied') content(SUMMARY_PATH, null, null);
+  if (classified.summary === 'applied') {
+    const summary = [...scanned.values()].find((file) => file.kind === 'layout');
+    content(summary?.path ?? SUMMARY_PATH, null, null);
+  }
   return [...result.values()];
 }

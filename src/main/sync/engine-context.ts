@@ -193,10 +193,32 @@ export function nowOf(ctx: Pick<EngineContext, 'clock'>): string {
   return ctx.clock.now().toISOString();
 }
 
-/** A space's folder, absolute. */
-export function spaceRootOf(ctx: Pick<EngineContext, 'folder'>, space: CachedSpace): string {
+/**
+ * Where a space's docs are mirrored, absolute: its folder, or the sub-folder its `.gitbook.yaml`
+ * names as `root` (docsRootKey).
+ */
+export function spaceRootOf(
+  ctx: Pick<EngineContext, 'folder' | 'state'>,
+  space: CachedSpace,
+): string {
+  const root = ctx.state.get(docsRootKey(space.id)) ?? '';
+  const segments = root.split('/').filter((segment) => segment !== '');
+  return resolveInside(spaceFolderOf(ctx, space), ...segments);
+}
+
+/** The space's own folder in the mirror, where its `.gitbook.yaml` is. */
+export function spaceFolderOf(ctx: Pick<EngineContext, 'folder'>, space: CachedSpace): string {
   return resolveInside(ctx.folder, ...space.folderPath.split('/'));
 }
+
+/**
+ * Sync-state key of the sub-folder of the space folder the docs are mirrored in (`.gitbook.yaml`'s
+ * `root`, `docs/`), when it names one (see gitbook-config-file.ts).
+ */
+export const docsRootKey = (spaceId: string) => `gitbook-root:${spaceId}`;
+
+/** Sync-state key of the name the space's table of contents is mirrored under (`toc.md`). */
+export const summaryNameKey = (spaceId: string) => `gitbook-summary:${spaceId}`;
 
 /** Adds a problem to a space's report, and logs it. */
 export function reportProblem(

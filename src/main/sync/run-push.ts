@@ -1,5 +1,6 @@
 import type { CachedSpace } from '../cache/space-cache';
 import { PUSH_PROBLEM_KINDS } from '../cache/sync-problems';
+import { pushGitBookConfig } from './gitbook-config-file';
 import { isTokenRejected, RemoteUnavailableError } from '../remote/errors';
 import { heldFiles, nowOf, reportProblem, spaceRootOf, type EngineContext } from './engine-context';
 import { syncErrorOf } from './sync-error-of';
@@ -99,6 +100,7 @@ export async function pushSpace(
     for (const problem of result.problems) {
       reportProblem(ctx, report, problem.kind, problem.path, problem.pageId, problem.message);
     }
+    await pushGitBookConfig(ctx, space, report);
     const now = nowOf(ctx);
     ctx.db.transaction(() => {
       // Each push re-evaluates the space's push problems: those not seen again are resolved.

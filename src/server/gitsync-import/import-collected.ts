@@ -48,6 +48,10 @@ export async function importCollected(
     pages: plan.pages,
     files: plan.files,
     spooled: collector.assets,
+    // The layout's .gitbook.yaml goes with its change request, the space's once merged.
+    ...(plan.configText === undefined
+      ? {}
+      : { gitbookConfig: { text: plan.configText, config: plan.config } }),
   });
   let { row, revision } = stored;
   let merged = false;

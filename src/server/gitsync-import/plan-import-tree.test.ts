@@ -33,11 +33,41 @@ describe('planImportTree', () => {
     expect(plan.pages[0]!.markdown).toBe(`# Intro\n\nSee [the guide](/pages/${guideId}#x).\n`);
   });
 
-  it('refuses a layout without its summary, or with a .gitbook.yaml root outside it', () => {
-    const missing = planImportTree({ texts: [text('README.md', '# A\n')], assets: [] });
-    expect(missing).toEqual({
-      refused: { path: 'SUMMARY.md', message: expect.stringContaining('is missing') },
+  it('infers the tree without a summary: first page, names in order, folders by README.md', () => {
+    const plan = planImportTree({
+      texts: [
+        text('b.md', '---\ndescription: x\n---\n\n# Bee \\*\n'),
+        text('README.md', '# Home\n'),
+        text('a/README.md', '# Section A\n'),
+        text('a/z.md', 'no heading\n'),
+        text('a/deep/README.md', '# Deep\n'),
+        text('a/deep/one.md', '# One\n'),
+        text('loose/x.md', '# Loose\n'),
+        text('.gitbook/includes/part.md', '# Not a page\n'),
+      ],
+      assets: [],
     });
+    if ('refused' in plan) throw new Error(plan.refused.message);
+    expect(outline(plan.pages)).toEqual([
+      ['document', 'Home', 'home', []],
+      [
+        'document',
+        'Section A',
+        'a',
+        [
+          ['document', 'Deep', 'deep', [['document', 'One', 'one', []]]],
+          ['document', 'z', 'z', []],
+        ],
+      ],
+      ['document', 'Bee *', 'b', []],
+      ['document', 'Loose', 'x', []],
+    ]);
+    expect(plan.problems).toEqual([
+      { path: 'SUMMARY.md', message: expect.stringContaining('inferred from the folders') },
+    ]);
+  });
+
+  it('refuses a .gitbook.yaml root outside the layout', () => {
     const outside = planImportTree({ texts: [text('.gitbook.yaml', 'root: ../x\n')], assets: [] });
     expect(outside).toEqual({
       refused: { path: '.gitbook.yaml', message: 'root "../x" leaves the repository' },

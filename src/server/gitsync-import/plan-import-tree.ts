@@ -7,19 +7,27 @@
  *   page's names, and the redirects.
  * - SUMMARY.md gives the tree in order: groups, pages at any depth, link pages (URLs, anchors, a
  *   page listed again). The link text is the title (Git Sync's rule).
+ * - Without SUMMARY.md the tree is inferred from the folders as Git Sync does (first page, then
+ *   names in order, a folder's README.md its page); titles come from each page's first heading.
  * - A page's slug is its file's name (`x.md` → `x`, `x/README.md` → `x`), so a mirror of the space
  *   writes the same paths (its fields are read from its frontmatter later: addPageFields).
  * - Relative links to page files and to `.gitbook/assets/` files become `/pages/<id>[#anchor]` and
  *   `/files/<id>`, as the desktop's push sends them; anything else stays as written.
  */
 import { posix } from 'node:path';
+import { inferSummaryEntries } from '../../shared/gitsync/infer-summary-entries';
 import { rewriteLinkTargets } from '../../shared/gitsync/rewrite-link-targets';
 import { titleSlug } from '../../shared/gitsync/title-slug';
 import { safeDecode } from '../../shared/safe-decode';
 import { pageTitleProblem } from '../http/text-schemas';
 import { newId } from '../ids';
-import { DEFAULT_GITBOOK_CONFIG, readGitBookConfig, type GitBookConfig } from './gitbook-config';
+import {
+  DEFAULT_GITBOOK_CONFIG,
+  readGitBookConfig,
+  type GitBookConfig,
+} from '../../shared/gitsync/gitbook-config';
 import type { ImportedFields } from './imported-page-fields';
+import { firstHeading } from './first-heading';
 import { summaryEntries, type SummaryEntry } from './summary-entries';
 
 export interface PlanInput {
@@ -61,8 +69,10 @@ export type ImportPlan =
       files: PlannedFile[];
       problems: ImportProblem[];
       config: GitBookConfig;
+      /** `.gitbook.yaml` exactly as written, when the layout has one. */
+      configText?: string;
     }
-  /** The layout cannot be imported at all (no summary, unreadable `.gitbook.yaml`). */
+  /** The layout cannot be imported at all (an unreadable or unsafe `.gitbook.yaml`). */
   | { refused: ImportProblem };
 
 const ASSETS = '.gitbook/assets/';
@@ -106,20 +116,9 @@ export function planImportTree(input: PlanInput): ImportPlan {
     files.push({ id, path, name });
     fileIds.set(relative, id);
   }
-  const summaryText = pageTexts.get(config.summary);
-  if (summaryText === undefined) {
-    return {
-      refused: {
-        path: config.root + config.summary,
-        message: 'is missing: the layout has no table of contents to import',
-      },
-    };
-  }
-  pageTexts.delete(config.summary);
-  const summary = summaryEntries(summaryText);
-  for (const problem of summary.problems) problems.push({ path: config.summary, ...problem });
+  const entries = tableOfContents(pageTexts, config, problems);
   const builder = new TreeBuilder(pageTexts, fileIds, config, problems);
-  const pages = builder.build(summary.entries);
+  const pages = builder.build(entries);
   for (const path of [...pageTexts.keys()].sort()) {
     if (builder.claimed.has(path)) continue;
     problems.push({
@@ -127,7 +126,30 @@ export function planImportTree(input: PlanInput): ImportPlan {
       message: 'is not listed in SUMMARY.md, so it is not a page (Git Sync ignores it too)',
     });
   }
-  return { pages, files, problems, config };
+  const configText = configPath === undefined ? undefined : texts.get(configPath);
+  return { pages, files, problems, config, ...(configText === undefined ? {} : { configText }) };
+}
+
+/** SUMMARY.md's entries (taken out of the page files), or the tree inferred from the folders. */
+function tableOfContents(
+  pageTexts: Map<string, string>,
+  config: GitBookConfig,
+  problems: ImportProblem[],
+): SummaryEntry[] {
+  const summaryText = pageTexts.get(config.summary);
+  if (summaryText === undefined) {
+    problems.push({
+      path: config.root + config.summary,
+      message: 'is missing; the page tree was inferred from the folders (as Git Sync does)',
+    });
+    return inferSummaryEntries(new Set(pageTexts.keys()), config);
+  }
+  pageTexts.delete(config.summary);
+  const summary = summaryEntries(summaryText);
+  for (const problem of summary.problems) {
+    problems.push({ path: config.root + config.summary, ...problem });
+  }
+  return summary.entries;
 }
 
 class TreeBuilder {
@@ -159,6 +181,7 @@ class TreeBuilder {
 
   private page(entry: SummaryEntry): PlannedPage[] {
     const id = newId();
+    if (entry.kind === 'computed') return this.pages(entry.children);
     if (entry.kind === 'group') {
       const pages = this.pages(entry.children);
       const title = validTitle(entry.title) ?? 'Group';
@@ -181,7 +204,8 @@ class TreeBuilder {
     this.claimed.add(path);
     this.pageIds.set(path, id);
     const page: PlannedPage = { id, type: 'document', title: '', slug: '', pages: [] };
-    page.title = validTitle(entry.title) ?? posix.basename(path, '.md');
+    page.title =
+      validTitle(entry.title) ?? validTitle(firstHeading(text)) ?? posix.basename(path, '.md');
     page.pages = this.pages(entry.children);
     page.slug = slugOfPath(path, page.title, page.pages, this.pageIds, this.config.readme);
     this.documents.push({ page, path, text });

@@ -10,7 +10,9 @@ import {
 } from '../resources/change-requests/change-request-queries';
 import { imageDimensions } from '../resources/change-requests/image-dimensions';
 import type { ServerContext } from '../server-context';
+import type { GitBookConfig } from '../../shared/gitsync/gitbook-config';
 import type { SpooledFile } from './archive-collector';
+import { GitSyncConfigStore } from './gitsync-config-store';
 import type { PlannedFile, PlannedPage } from './plan-import-tree';
 
 export interface StoreImportInput {
@@ -21,6 +23,8 @@ export interface StoreImportInput {
   files: readonly PlannedFile[];
   /** Where each planned file's bytes wait, by archive path. */
   spooled: ReadonlyMap<string, SpooledFile>;
+  /** The layout's `.gitbook.yaml` (text as written and as read): kept with the change request. */
+  gitbookConfig?: { text: string; config: GitBookConfig };
 }
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -45,7 +49,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * Stores an import plan as one revision of a new change request, opened for review. File bytes
  * are read one at a time (content-addressed, so a failed import leaves at most unreferenced
  * bytes); the change request, its revision and its page bodies are written in one transaction.
- * The revision holds the imported pages and files only: merging it makes the space the layout.
+ * The revision holds the imported pages and files only: merging it makes the space the layout
+ * (and its `.gitbook.yaml`, kept with the change request, the space's).
  */
 export async function storeImport(
   ctx: ServerContext,
@@ -78,6 +83,11 @@ export async function storeImport(
     const revision = store.create(input.spaceId, { pages, files }, [base], 'edits', now);
     queries.setRevision(created.id, revision, now);
     queries.update(created.id, { status: 'open' }, now);
+    if (input.gitbookConfig !== undefined) {
+      const { text, config } = input.gitbookConfig;
+      const owner = { spaceId: input.spaceId, changeRequestId: created.id };
+      new GitSyncConfigStore(ctx.db).put(owner, text, config, input.userId, now);
+    }
     return { row: queries.find(input.spaceId, created.id)!, revision };
   })();
 }

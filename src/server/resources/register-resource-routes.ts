@@ -26,6 +26,7 @@ import { translationRoutes } from './translations/translation-routes';
 import { userRoutes } from './users/user-routes';
 import { jwksRoutes } from './well-known/jwks-routes';
 import { viewRoutes } from '../views/view-routes';
+import { gitConfigRoutes } from '../gitsync-import/git-config-routes';
 
 /** Every resource's routes, in one place so the API surface is easy to review. */
 export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void {
@@ -55,4 +56,5 @@ export function registerResourceRoutes(app: TypedApp, ctx: ServerContext): void 
   jwksRoutes(app, ctx);
   homeRoutes(app, ctx);
   viewRoutes(app, ctx);
+  gitConfigRoutes(app, ctx);
 }

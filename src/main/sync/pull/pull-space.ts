@@ -3,7 +3,15 @@ import { PUSH_PROBLEM_KINDS } from '../../cache/sync-problems';
 import { PullConflicts } from '../../conflicts/pull-conflicts';
 import { ensureDir } from '../../mirror/atomic-write';
 import type { RemotePage, RemoteRevision } from '../../sync-ports';
-import { nowOf, reportProblem, spaceRootOf, type EngineContext } from '../engine-context';
+import {
+  nowOf,
+  reportProblem,
+  spaceRootOf,
+  summaryNameKey,
+  type EngineContext,
+} from '../engine-context';
+import { adoptGitBookLayout } from '../adopt-gitbook-layout';
+import { fetchGitBookConfig, pullGitBookConfig } from '../gitbook-config-file';
 import { recordProblems } from '../record-problems';
 import { spaceLayout } from '../space-layout';
 import { removeStaleTemps } from '../sync-fs-helpers';
@@ -37,13 +45,20 @@ export async function pullSpace(
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 0, total: 1 });
   const revision = await fetchRevision(ctx, space.id, revisionId, prefetched);
   ctx.onProgress({ phase: 'fetching', space: space.id, done: 1, total: 1 });
+  // Read first: its root decides where a fresh mirror's docs go.
+  const gitbookConfig = await fetchGitBookConfig(ctx, space);
+  const rootProblem = await adoptGitBookLayout(ctx, space, gitbookConfig);
   const spaceRoot = spaceRootOf(ctx, space);
   const folderExisted = (await lstatOrNull(spaceRoot)) !== null;
   // A folder mirrored afresh has no written links to keep: its links are Git Sync's.
   const writtenText = folderExisted
     ? await pulledWrittenTexts(ctx, space.id, spaceRoot, revision)
     : undefined;
-  const layout = spaceLayout(revision, writtenText ? { writtenText } : {});
+  const summaryPath = ctx.state.get(summaryNameKey(space.id));
+  const layout = spaceLayout(revision, {
+    ...(writtenText ? { writtenText } : {}),
+    ...(summaryPath ? { summaryPath } : {}),
+  });
   await ensureDir(spaceRoot, { root: ctx.folder });
   await removeStaleTemps(spaceRoot);
   if (folderExisted) await followPlacedPages(ctx, space.id, spaceRoot, layout);
@@ -81,6 +96,7 @@ export async function pullSpace(
     plan,
   );
 
+  await pullGitBookConfig(ctx, space, report, gitbookConfig, rootProblem);
   commitPull(ctx, {
     space,
     revision,

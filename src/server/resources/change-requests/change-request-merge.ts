@@ -12,6 +12,7 @@ import type { ServerContext } from '../../server-context';
 import { CpuJobError } from '../../workers/cpu-pool';
 import { contentReaderFor } from '../content/content-reader';
 import { ChangeRequestQueries, type ChangeRequestRow } from './change-request-queries';
+import { GitSyncConfigStore } from '../../gitsync-import/gitsync-config-store';
 
 /** Line merges of less text than this run in the transaction: the hop would cost more. */
 const INLINE_MERGE_CHARS = 256 * 1024;
@@ -132,6 +133,8 @@ export class ChangeRequestMerger {
     );
     this.queries.setSpaceRevision(row.space_id, revision, now);
     this.queries.setMerged(row.id, revision, userId, now);
+    // An imported `.gitbook.yaml` waits with its change request until this merge.
+    new GitSyncConfigStore(this.ctx.db).promote(row.space_id, row.id);
     return { result: 'merge', revision };
   }
 
