@@ -4,10 +4,11 @@ import type { Route } from '../model/route';
 import { routeHash } from '../model/route';
 import { Header } from './Header';
 
-type NavScreen = 'spaces' | 'conflicts' | 'problems' | 'activity' | 'settings';
+type NavScreen = 'spaces' | 'review' | 'conflicts' | 'problems' | 'activity' | 'settings';
 
 const NAV: { screen: NavScreen; label: string }[] = [
   { screen: 'spaces', label: 'Spaces' },
+  { screen: 'review', label: 'Review' },
   { screen: 'conflicts', label: 'Conflicts' },
   { screen: 'problems', label: 'Problems' },
   { screen: 'activity', label: 'Activity' },
@@ -33,7 +34,7 @@ export function Shell({
   onStatusChanged: () => void;
   children: ReactNode;
 }) {
-  const current = route.screen === 'conflict' ? 'conflicts' : route.screen;
+  const current = currentNav(route);
   return (
     <div className="shell">
       <a className="skip-link" href="#main" onClick={skipToMain}>
@@ -67,6 +68,12 @@ export function Shell({
       </main>
     </div>
   );
+}
+
+function currentNav(route: Route): Route['screen'] {
+  if (route.screen === 'conflict') return 'conflicts';
+  if (route.screen === 'change-request') return 'review';
+  return route.screen;
 }
 
 /** The skip link moves the focus without touching the hash (the hash is the route). */

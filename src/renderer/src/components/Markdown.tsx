@@ -1,0 +1,107 @@
+import type { Nodes, Parent } from 'mdast';
+import { Fragment, useMemo, type ReactNode } from 'react';
+import { MARKDOWN_MAX_CHARS, markdownTree, safeHref } from '../model/markdown-tree';
+
+/**
+ * Markdown written by someone else (a comment), rendered safely: parsed to a syntax tree and
+ * drawn as React elements from a whitelist. Raw HTML shows as its text, images as their
+ * description, links only to web and mail addresses; nothing is ever injected as markup.
+ */
+export function Markdown({ source }: { source: string }) {
+  const tree = useMemo(() => markdownTree(source), [source]);
+  if (tree === null)
+    return (
+      <div className="markdown">
+        <p className="plain-text">{source.slice(0, MARKDOWN_MAX_CHARS)}…</p>
+        <p className="muted">(Too long to format: shown cut, as plain text.)</p>
+      </div>
+    );
+  return <div className="markdown">{children(tree)}</div>;
+}
+
+function children(node: Parent): ReactNode[] {
+  return node.children.map((child, i) => render(child, i));
+}
+
+function render(node: Nodes, key: number): ReactNode {
+  switch (node.type) {
+    case 'text':
+      return node.value;
+    case 'paragraph':
+      return <p key={key}>{children(node)}</p>;
+    case 'heading':
+      // Headings inside a comment stay inside it: strong text, not page headings.
+      return (
+        <p key={key}>
+          <strong>{children(node)}</strong>
+        </p>
+      );
+    case 'emphasis':
+      return <em key={key}>{children(node)}</em>;
+    case 'strong':
+      return <strong key={key}>{children(node)}</strong>;
+    case 'delete':
+      return <del key={key}>{children(node)}</del>;
+    case 'inlineCode':
+      return <code key={key}>{node.value}</code>;
+    case 'code':
+      return (
+        <pre key={key}>
+          <code>{node.value}</code>
+        </pre>
+      );
+    case 'blockquote':
+      return <blockquote key={key}>{children(node)}</blockquote>;
+    case 'list':
+      return node.ordered ? (
+        <ol key={key} start={node.start ?? undefined}>
+          {children(node)}
+        </ol>
+      ) : (
+        <ul key={key}>{children(node)}</ul>
+      );
+    case 'listItem':
+      return (
+        <li key={key}>
+          {node.checked === true ? '☑ ' : node.checked === false ? '☐ ' : null}
+          {node.spread ? children(node) : node.children.map(unwrapParagraph)}
+        </li>
+      );
+    case 'thematicBreak':
+      return <hr key={key} />;
+    case 'break':
+      return <br key={key} />;
+    case 'link':
+      return <Link key={key} url={node.url} text={children(node)} />;
+    case 'image':
+    case 'imageReference':
+      return <span key={key}>[image: {node.alt ?? ''}]</span>;
+    case 'html':
+      return <span key={key}>{node.value}</span>;
+    default:
+      return 'children' in node ? (
+        <span key={key}>{children(node)}</span>
+      ) : (
+        <span key={key}>{'value' in node ? node.value : null}</span>
+      );
+  }
+}
+
+/** A tight list item's paragraphs render inline, as lists in comments usually read. */
+function unwrapParagraph(node: Nodes, i: number): ReactNode {
+  return node.type === 'paragraph' ? (
+    <Fragment key={i}>{children(node)}</Fragment>
+  ) : (
+    render(node, i)
+  );
+}
+
+function Link({ url, text }: { url: string; text: ReactNode[] }) {
+  const href = safeHref(url);
+  if (href === null) return <span>{text}</span>;
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {text}
+    </a>
+  );
+}

@@ -1,0 +1,80 @@
+import { useId, useState } from 'react';
+import type { CommentsRef, CommentThread } from '../../../shared/contract/review';
+import { Button } from '../components/Button';
+import { useAction } from '../hooks/use-action';
+import { CommentItem } from './CommentItem';
+
+/** A thread: the comment, its replies, a reply box, and resolve or reopen. */
+export function CommentThreadView({
+  thread,
+  where,
+  showPage,
+  onChanged,
+}: {
+  thread: CommentThread;
+  where: CommentsRef;
+  showPage: boolean;
+  onChanged: () => void;
+}) {
+  const action = useAction();
+  const [reply, setReply] = useState('');
+  const replyId = useId();
+  const after = async (run: Promise<unknown>) => {
+    if ((await run) !== null) onChanged();
+  };
+  const send = () => {
+    const body = reply.trim();
+    if (body === '') return;
+    setReply('');
+    void after(action.run('replyToComment', { ...where, commentId: thread.id, body }));
+  };
+  const itemRef = (replyId: string | null) => ({ ...where, commentId: thread.id, replyId });
+  return (
+    <li className={`card thread${thread.resolved ? ' resolved' : ''}`}>
+      {showPage && thread.page ? (
+        <p className="muted">
+          On <span className="mono">{thread.page.title || thread.page.path}</span>
+        </p>
+      ) : null}
+      {thread.resolved ? <span className="tag">Resolved</span> : null}
+      <CommentItem comment={thread} item={itemRef(null)} action={action} onChanged={onChanged} />
+      {thread.replies.length > 0 ? (
+        <ul className="plain-list replies" aria-label="Replies">
+          {thread.replies.map((r) => (
+            <li key={r.id}>
+              <CommentItem comment={r} item={itemRef(r.id)} action={action} onChanged={onChanged} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {action.error ? (
+        <p className="alert" role="alert">
+          {action.error.message}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor={replyId}>Reply to {thread.author.displayName}</label>
+        <textarea id={replyId} value={reply} onChange={(event) => setReply(event.target.value)} />
+      </div>
+      <div className="row">
+        <Button disabled={action.busy || reply.trim() === ''} onClick={send}>
+          Reply
+        </Button>
+        <Button
+          disabled={action.busy}
+          onClick={() =>
+            void after(
+              action.run('setCommentResolved', {
+                ...where,
+                commentId: thread.id,
+                resolved: !thread.resolved,
+              }),
+            )
+          }
+        >
+          {thread.resolved ? 'Reopen' : 'Resolve'}
+        </Button>
+      </div>
+    </li>
+  );
+}
