@@ -3,11 +3,10 @@ import type { ChangeRequestDetail } from '../../../shared/contract/change-reques
 import type { ReviewVerdict } from '../../../shared/contract/review';
 import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
-import type { useReviewAction } from '../hooks/use-review-action';
+import type { ReviewAction } from '../hooks/use-review-action';
 import { describeOutcome } from '../model/review-view';
 import { RenameDialog, ReviewDialog } from './ReviewDialogs';
 
-type Action = ReturnType<typeof useReviewAction>;
 type Open = 'rename' | 'archive' | 'merge' | 'review' | null;
 
 /**
@@ -19,7 +18,7 @@ export function ChangeRequestActions({
   action,
 }: {
   detail: ChangeRequestDetail;
-  action: Action;
+  action: ReviewAction;
 }) {
   const [open, setOpen] = useState<Open>(null);
   const ref = { space: detail.spaceId, number: detail.number };

@@ -3,7 +3,7 @@ import type { ChangeRequestDetail } from '../../../shared/contract/change-reques
 import { ErrorState } from '../components/ErrorState';
 import { StatusPill } from '../components/StatusPill';
 import { useCommand } from '../hooks/use-command';
-import { useReviewAction } from '../hooks/use-review-action';
+import { useReviewAction, type ReviewAction } from '../hooks/use-review-action';
 import { relativeTime } from '../model/format-time';
 import { STATE_LABELS, WAIT_LABELS } from '../model/review-view';
 import { routeHash, type ChangeRequestView } from '../model/route';
@@ -103,13 +103,7 @@ function ChangeRequestPage({
   );
 }
 
-function Overview({
-  detail,
-  action,
-}: {
-  detail: ChangeRequestDetail;
-  action: ReturnType<typeof useReviewAction>;
-}) {
+function Overview({ detail, action }: { detail: ChangeRequestDetail; action: ReviewAction }) {
   const now = new Date();
   return (
     <>

@@ -1,16 +1,20 @@
 import type { ChangeRequestDetail } from '../../../shared/contract/change-requests';
 import { Button } from '../components/Button';
 import { StatusPill } from '../components/StatusPill';
-import type { useReviewAction } from '../hooks/use-review-action';
+import type { ReviewAction } from '../hooks/use-review-action';
 import { describeOutcome } from '../model/review-view';
-
-type Action = ReturnType<typeof useReviewAction>;
 
 /**
  * Whether it can merge: up to date with main or not (then "Update from main"), and the pages
  * in conflict after the last merge or update attempt (shown by the outcome above).
  */
-export function ChecksPanel({ detail, action }: { detail: ChangeRequestDetail; action: Action }) {
+export function ChecksPanel({
+  detail,
+  action,
+}: {
+  detail: ChangeRequestDetail;
+  action: ReviewAction;
+}) {
   const ref = { space: detail.spaceId, number: detail.number };
   const conflicts = action.outcome?.kind === 'conflicts' ? action.outcome.pages.length : 0;
   return (

@@ -3,10 +3,8 @@ import type { CommentItemRef, CommentView } from '../../../shared/contract/revie
 import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
 import { Markdown } from '../components/Markdown';
-import type { useAction } from '../hooks/use-action';
+import type { ReviewAction } from '../hooks/use-review-action';
 import { relativeTime } from '../model/format-time';
-
-type Action = ReturnType<typeof useAction>;
 
 const PENDING: Record<NonNullable<CommentView['pending']>, string> = {
   create: 'Not sent yet',
@@ -28,15 +26,15 @@ export function CommentItem({
 }: {
   comment: CommentView;
   item: CommentItemRef;
-  action: Action;
+  action: ReviewAction;
   onChanged: () => void;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const editId = useId();
   const who = comment.author.displayName;
-  const act = async (run: () => Promise<unknown>) => {
-    if ((await run()) !== null) onChanged();
+  const act = async (run: () => Promise<boolean>) => {
+    if (await run()) onChanged();
   };
   const save = () => {
     if (editing === null || editing.trim() === '') return;

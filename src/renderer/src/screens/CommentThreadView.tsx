@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import type { CommentsRef, CommentThread } from '../../../shared/contract/review';
 import { Button } from '../components/Button';
-import { useAction } from '../hooks/use-action';
+import { useReviewAction } from '../hooks/use-review-action';
+import { ActionOutcomeView } from './ActionOutcomeView';
 import { CommentItem } from './CommentItem';
 
 /** A thread: the comment, its replies, a reply box, and resolve or reopen. */
@@ -16,11 +17,11 @@ export function CommentThreadView({
   showPage: boolean;
   onChanged: () => void;
 }) {
-  const action = useAction();
+  const action = useReviewAction();
   const [reply, setReply] = useState('');
   const replyId = useId();
-  const after = async (run: Promise<unknown>) => {
-    if ((await run) !== null) onChanged();
+  const after = async (run: Promise<boolean>) => {
+    if (await run) onChanged();
   };
   const send = () => {
     const body = reply.trim();
@@ -47,10 +48,8 @@ export function CommentThreadView({
           ))}
         </ul>
       ) : null}
-      {action.error ? (
-        <p className="alert" role="alert">
-          {action.error.message}
-        </p>
+      {action.outcome ? (
+        <ActionOutcomeView outcome={action.outcome} onDismiss={action.dismiss} />
       ) : null}
       <div className="field">
         <label htmlFor={replyId}>Reply to {thread.author.displayName}</label>

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { Button } from '../components/Button';
 import { ErrorState } from '../components/ErrorState';
-import { useAction } from '../hooks/use-action';
+import { useReviewAction } from '../hooks/use-review-action';
 import { useCommand } from '../hooks/use-command';
+import { ActionOutcomeView } from './ActionOutcomeView';
 import { CommentThreadView } from './CommentThreadView';
 
 /**
@@ -22,14 +23,14 @@ export function CommentThreads({
 }) {
   const where = { space, number };
   const { state, reload } = useCommand('comments', { ...where, pageId: page }, ['reviewChanged']);
-  const action = useAction();
+  const action = useReviewAction();
   const [body, setBody] = useState('');
   const boxId = useId();
   const headingId = useId();
   const post = async () => {
     const text = body.trim();
     if (text === '') return;
-    if ((await action.run('postComment', { ...where, pageId: page, body: text })) !== null) {
+    if (await action.run('postComment', { ...where, pageId: page, body: text })) {
       setBody('');
       reload();
     }
@@ -66,10 +67,8 @@ export function CommentThreads({
         <span className="hint">Markdown. Saved at once, sent when online.</span>
         <textarea id={boxId} value={body} onChange={(event) => setBody(event.target.value)} />
       </div>
-      {action.error ? (
-        <p className="alert" role="alert">
-          {action.error.message}
-        </p>
+      {action.outcome ? (
+        <ActionOutcomeView outcome={action.outcome} onDismiss={action.dismiss} />
       ) : null}
       <div className="row">
         <Button

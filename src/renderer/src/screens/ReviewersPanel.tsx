@@ -2,10 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ChangeRequestDetail } from '../../../shared/contract/change-requests';
 import { Button } from '../components/Button';
 import { StatusPill } from '../components/StatusPill';
-import type { useReviewAction } from '../hooks/use-review-action';
+import type { ReviewAction } from '../hooks/use-review-action';
 import { plural, relativeTime } from '../model/format-time';
-
-type Action = ReturnType<typeof useReviewAction>;
 
 /** Reviews given, reviewers asked (add, remove), and who contributed. */
 export function ReviewersPanel({
@@ -13,7 +11,7 @@ export function ReviewersPanel({
   action,
 }: {
   detail: ChangeRequestDetail;
-  action: Action;
+  action: ReviewAction;
 }) {
   const now = new Date();
   const ref = { space: detail.spaceId, number: detail.number };
