@@ -168,6 +168,13 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
       .waitFor();
     await expectAccessible(failing, 'unknown change request');
     await close(failing);
+    // A host whose engine has no comments yet says so quietly, with no box to write in.
+    const noComments = reviewWorkspace();
+    noComments.errors.comments = failingReview().errors.comments!;
+    const page = await open(noComments, CR);
+    await page.getByText('Comments are not available here').waitFor();
+    expect(await page.getByLabel('New comment').count()).toBe(0);
+    await close(page);
   });
 
   it('asks before merging and archiving, and shows each action’s outcome', async () => {

@@ -24,22 +24,22 @@ export function CommentThreads({
   const where = { space, number };
   const { state, reload } = useCommand('comments', { ...where, pageId: page }, ['reviewChanged']);
   const action = useReviewAction();
-  const [body, setBody] = useState('');
-  const boxId = useId();
   const headingId = useId();
-  const post = async () => {
-    const text = body.trim();
-    if (text === '') return;
-    if (await action.run('postComment', { ...where, pageId: page, body: text })) {
-      setBody('');
-      reload();
-    }
+  // A host without comments says so once, quietly, and offers no box to write in.
+  const unavailable = state.status === 'error' && state.error.kind === 'unavailable';
+  const post = async (body: string) => {
+    const posted = await action.run('postComment', { ...where, pageId: page, body });
+    if (posted) reload();
+    return posted;
   };
   return (
     <section className="stack comments" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
       {state.status === 'loading' ? <p>Loading comments…</p> : null}
-      {state.status === 'error' ? (
+      {state.status === 'error' && unavailable ? (
+        <p className="muted">Comments are not available here: {state.error.message}</p>
+      ) : null}
+      {state.status === 'error' && !unavailable ? (
         <ErrorState
           title="Comments could not be read"
           message={state.error.message}
@@ -62,23 +62,38 @@ export function CommentThreads({
           ))}
         </ul>
       ) : null}
+      {unavailable ? null : <NewComment onPost={post} />}
+      {action.outcome ? (
+        <ActionOutcomeView outcome={action.outcome} onDismiss={action.dismiss} />
+      ) : null}
+    </section>
+  );
+}
+
+/** The box to start a thread; cleared once the engine took the comment. */
+function NewComment({ onPost }: { onPost: (body: string) => Promise<boolean> }) {
+  const [body, setBody] = useState('');
+  const [busy, setBusy] = useState(false);
+  const boxId = useId();
+  const post = async () => {
+    const text = body.trim();
+    if (text === '') return;
+    setBusy(true);
+    if (await onPost(text)) setBody('');
+    setBusy(false);
+  };
+  return (
+    <>
       <div className="field">
         <label htmlFor={boxId}>New comment</label>
         <span className="hint">Markdown. Saved at once, sent when online.</span>
         <textarea id={boxId} value={body} onChange={(event) => setBody(event.target.value)} />
       </div>
-      {action.outcome ? (
-        <ActionOutcomeView outcome={action.outcome} onDismiss={action.dismiss} />
-      ) : null}
       <div className="row">
-        <Button
-          variant="primary"
-          disabled={action.busy || body.trim() === ''}
-          onClick={() => void post()}
-        >
+        <Button variant="primary" disabled={busy || body.trim() === ''} onClick={() => void post()}>
           Comment
         </Button>
       </div>
-    </section>
+    </>
   );
 }
