@@ -129,7 +129,27 @@ describe.skipIf(!available)(
       const others = page.getByRole('region', { name: 'Other change requests' });
       await others.getByRole('link', { name: /Usage notes \(draft\)/ }).waitFor();
       await others.getByText('Draft', { exact: true }).waitFor();
+      await page.getByRole('link', { name: /^Review 1 waiting for you/ }).waitFor();
       await captureScreen(page, 'review-inbox', checks);
+    });
+
+    it('pins the draft through the engine: the inbox shows it pinned', async () => {
+      await page.getByRole('link', { name: /Usage notes \(draft\)/ }).click();
+      await page.getByRole('heading', { level: 1, name: /Usage notes/ }).waitFor();
+      await page.getByRole('button', { name: 'Pin', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Pinned: it stays mirrored' }).waitFor();
+      await expect
+        .poll(() =>
+          page.getByRole('button', { name: 'Pin', exact: true }).getAttribute('aria-pressed'),
+        )
+        .toBe('true');
+      await page.getByRole('link', { name: 'Back to the review inbox' }).click();
+      const others = page.getByRole('region', { name: 'Other change requests' });
+      await others
+        .getByRole('listitem')
+        .filter({ hasText: 'Usage notes' })
+        .getByText('Pinned')
+        .waitFor();
     });
 
     it('opens the change request: status, author, reviewers, checks', async () => {

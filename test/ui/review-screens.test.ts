@@ -92,6 +92,8 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
         .getByRole('link', { name: 'Review' })
         .click();
       await heading(page, 'Review');
+      // The navigation counts what waits for the user.
+      await page.getByRole('link', { name: /^Review 2 waiting for you/ }).waitFor();
       const waiting = page.getByRole('region', { name: 'Waiting for you' });
       await waiting.getByRole('link', { name: /#4 Fix the install guide/ }).waitFor();
       await waiting.getByText('Your review is requested').waitFor();
@@ -243,6 +245,10 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
       add: ['eve@example.com'],
       remove: [],
     });
+
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    expect(await lastCall(page, 'pinChangeRequest')).toEqual({ ...ref, pinned: true });
+    await page.getByRole('status').filter({ hasText: 'Pinned: it stays mirrored' }).waitFor();
 
     await page.getByRole('button', { name: 'Export PDF' }).click();
     await page

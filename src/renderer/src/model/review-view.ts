@@ -9,6 +9,12 @@ import type { ChangeRequestActionOutcome } from '../../../shared/contract/review
 import type { ActionOutcome } from './action-outcome';
 import type { Tone } from './tone';
 
+/**
+ * What makes a review screen read again: the engine's word that a change request changed, and
+ * the end of a sync run (which refreshes the mirror).
+ */
+export const REVIEW_EVENTS = ['reviewChanged', 'run'] as const;
+
 export const STATE_LABELS: Record<ChangeRequestState, { label: string; tone: Tone }> = {
   draft: { label: 'Draft', tone: 'neutral' },
   open: { label: 'Open', tone: 'busy' },

@@ -100,6 +100,23 @@ export function ChangeRequestActions({
           Check out
         </Button>
       ) : null}
+      <Button
+        aria-pressed={detail.pinned}
+        disabled={action.busy}
+        onClick={() =>
+          void action.run(
+            'pinChangeRequest',
+            { ...ref, pinned: !detail.pinned },
+            done(
+              detail.pinned
+                ? 'Unpinned: it leaves the mirror once closed.'
+                : 'Pinned: it stays mirrored whatever its status.',
+            ),
+          )
+        }
+      >
+        Pin
+      </Button>
       <RenameDialog
         open={open === 'rename'}
         subject={detail.subject}

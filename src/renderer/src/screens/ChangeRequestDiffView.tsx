@@ -6,7 +6,7 @@ import { StatusPill } from '../components/StatusPill';
 import { useCommand } from '../hooks/use-command';
 import { plural } from '../model/format-time';
 import { saveDiffMode, savedDiffMode, type DiffMode } from '../model/review-diff';
-import { pageBadges } from '../model/review-view';
+import { REVIEW_EVENTS, pageBadges } from '../model/review-view';
 import { CommentThreads } from './CommentThreads';
 import { PageDiffLines } from './PageDiffLines';
 
@@ -14,7 +14,7 @@ const storage = typeof window === 'undefined' ? undefined : window.localStorage;
 
 /** The change request's diff, computed offline: the changed pages, and one page's diff with its comments. */
 export function ChangeRequestDiffView({ space, number }: { space: string; number: number }) {
-  const { state, reload } = useCommand('changeRequestDiff', { space, number }, ['reviewChanged']);
+  const { state, reload } = useCommand('changeRequestDiff', { space, number }, REVIEW_EVENTS);
   const [selected, setSelected] = useState<string | null>(null);
   const [mode, setMode] = useState<DiffMode>(() => savedDiffMode(storage));
   if (state.status === 'loading') return <p>Computing the diff…</p>;

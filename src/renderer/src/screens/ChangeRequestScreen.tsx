@@ -5,7 +5,7 @@ import { StatusPill } from '../components/StatusPill';
 import { useCommand } from '../hooks/use-command';
 import { useReviewAction, type ReviewAction } from '../hooks/use-review-action';
 import { relativeTime } from '../model/format-time';
-import { STATE_LABELS, WAIT_LABELS } from '../model/review-view';
+import { REVIEW_EVENTS, STATE_LABELS, WAIT_LABELS } from '../model/review-view';
 import { routeHash, type ChangeRequestView } from '../model/route';
 import { ActionOutcomeView } from './ActionOutcomeView';
 import { ChangeRequestActions } from './ChangeRequestActions';
@@ -24,7 +24,7 @@ export function ChangeRequestScreen({
   number: number;
   view: ChangeRequestView;
 }) {
-  const { state, reload } = useCommand('changeRequest', { space, number }, ['reviewChanged']);
+  const { state, reload } = useCommand('changeRequest', { space, number }, REVIEW_EVENTS);
   if (state.status === 'loading') return <p>Loading the change request…</p>;
   if (state.status === 'error') {
     const gone = state.error.kind === 'unknown-change-request';
@@ -82,6 +82,7 @@ function ChangeRequestPage({
         <StatusPill tone={state.tone}>{state.label}</StatusPill>
         {wait ? <StatusPill tone={wait.tone}>{wait.label}</StatusPill> : null}
         {detail.outdated ? <StatusPill tone="warn">Outdated</StatusPill> : null}
+        {detail.pinned ? <span className="tag">Pinned</span> : null}
         <span className="muted">
           {detail.organization} / {detail.space} · by {detail.author.displayName}
         </span>

@@ -3,6 +3,7 @@ import { Button } from '../components/Button';
 import { ErrorState } from '../components/ErrorState';
 import { useReviewAction } from '../hooks/use-review-action';
 import { useCommand } from '../hooks/use-command';
+import { REVIEW_EVENTS } from '../model/review-view';
 import { ActionOutcomeView } from './ActionOutcomeView';
 import { CommentThreadView } from './CommentThreadView';
 
@@ -22,7 +23,7 @@ export function CommentThreads({
   title: string;
 }) {
   const where = { space, number };
-  const { state, reload } = useCommand('comments', { ...where, pageId: page }, ['reviewChanged']);
+  const { state, reload } = useCommand('comments', { ...where, pageId: page }, REVIEW_EVENTS);
   const action = useReviewAction();
   const headingId = useId();
   // A host without comments says so once, quietly, and offers no box to write in.

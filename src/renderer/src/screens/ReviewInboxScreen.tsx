@@ -5,12 +5,12 @@ import { ErrorState } from '../components/ErrorState';
 import { StatusPill } from '../components/StatusPill';
 import { useCommand } from '../hooks/use-command';
 import { plural, relativeTime } from '../model/format-time';
-import { STATE_LABELS, WAIT_LABELS, inboxGroups } from '../model/review-view';
+import { REVIEW_EVENTS, STATE_LABELS, WAIT_LABELS, inboxGroups } from '../model/review-view';
 import { routeHash } from '../model/route';
 
 /** Change requests of every synced space, what waits for the user first. Read from the mirror. */
 export function ReviewInboxScreen() {
-  const { state, reload } = useCommand('changeRequests', {}, ['reviewChanged']);
+  const { state, reload } = useCommand('changeRequests', {}, REVIEW_EVENTS);
   if (state.status === 'loading') return <p>Loading change requests…</p>;
   if (state.status === 'error')
     return (

@@ -1,5 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import type { SyncStatusSnapshot } from '../../../shared/contract/sync-status';
+import { useWaitingReviews } from '../hooks/use-waiting-reviews';
 import type { Route } from '../model/route';
 import { routeHash } from '../model/route';
 import { Header } from './Header';
@@ -15,7 +16,8 @@ const NAV: { screen: NavScreen; label: string }[] = [
   { screen: 'settings', label: 'Settings' },
 ];
 
-function count(screen: NavScreen, status: SyncStatusSnapshot | null): number {
+function count(screen: NavScreen, status: SyncStatusSnapshot | null, waiting: number): number {
+  if (screen === 'review') return waiting;
   if (!status) return 0;
   if (screen === 'conflicts') return status.conflicts;
   if (screen === 'problems') return status.problems.length;
@@ -35,6 +37,7 @@ export function Shell({
   children: ReactNode;
 }) {
   const current = currentNav(route);
+  const waiting = useWaitingReviews();
   return (
     <div className="shell">
       <a className="skip-link" href="#main" onClick={skipToMain}>
@@ -44,7 +47,7 @@ export function Shell({
       <nav className="shell-nav" aria-label="Screens">
         <ul>
           {NAV.map((item) => {
-            const n = count(item.screen, status);
+            const n = count(item.screen, status, waiting);
             return (
               <li key={item.screen}>
                 <a
@@ -53,7 +56,10 @@ export function Shell({
                 >
                   <span>{item.label}</span>
                   {n > 0 ? (
-                    <span className="pill pill-warn" aria-label={`${n} open`}>
+                    <span
+                      className="pill pill-warn"
+                      aria-label={item.screen === 'review' ? `${n} waiting for you` : `${n} open`}
+                    >
                       {String(n)}
                     </span>
                   ) : null}
