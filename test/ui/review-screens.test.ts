@@ -280,6 +280,28 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
     await close(page);
   });
 
+  it('notes where it is checked out, and saves one page as a PDF', async () => {
+    const canned = reviewWorkspace();
+    canned.results.checkouts = [
+      { ...canned.results.checkoutChangeRequest!, pending: 2, closedWithPendingEdits: true },
+    ];
+    const page = await open(canned, CR);
+    await page.getByText('2 edits waiting to be sent').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'closed on the server' }).waitFor();
+    await expectAccessible(page, 'checkout note');
+    await page.getByRole('link', { name: 'Changes' }).click();
+    await page.getByRole('button', { name: 'Export page PDF' }).click();
+    expect(await lastCall(page, 'exportChangeRequestPdf')).toEqual({
+      space: 's1',
+      number: 4,
+      pageId: 'p-install',
+      file: null,
+    });
+    await page.getByRole('status').filter({ hasText: 'PDF of Install saved to' }).waitFor();
+    await shoot(page, 'diff-page-pdf', 'light');
+    await close(page);
+  });
+
   it('says why an action was refused: offline, or by the server', async () => {
     const page = await open(refusingReview(), CR);
     await heading(page, /Fix the install guide/);

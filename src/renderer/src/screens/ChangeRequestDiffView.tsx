@@ -4,11 +4,14 @@ import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
 import { StatusPill } from '../components/StatusPill';
 import { useCommand } from '../hooks/use-command';
+import { useReviewAction } from '../hooks/use-review-action';
 import { plural } from '../model/format-time';
 import { saveDiffMode, savedDiffMode, type DiffMode } from '../model/review-diff';
 import { REVIEW_EVENTS, pageBadges } from '../model/review-view';
+import { ActionOutcomeView } from './ActionOutcomeView';
 import { CommentThreads } from './CommentThreads';
 import { PageDiffLines } from './PageDiffLines';
+import { PagePdfButton } from './PagePdfButton';
 
 const storage = typeof window === 'undefined' ? undefined : window.localStorage;
 
@@ -64,7 +67,7 @@ export function ChangeRequestDiffView({ space, number }: { space: string; number
         </ul>
       </nav>
       <div className="diff-page stack">
-        <PageHeader page={page} mode={mode} onMode={choose} />
+        <PageHeader space={space} number={number} page={page} mode={mode} onMode={choose} />
         <div className="diff-with-comments">
           <PageDiffLines lines={page.lines} mode={mode} title={page.title || page.path} />
           <CommentThreads
@@ -80,27 +83,46 @@ export function ChangeRequestDiffView({ space, number }: { space: string; number
 }
 
 function PageHeader({
+  space,
+  number,
   page,
   mode,
   onMode,
 }: {
+  space: string;
+  number: number;
   page: PageDiff;
   mode: DiffMode;
   onMode: (mode: DiffMode) => void;
 }) {
+  const pdf = useReviewAction();
   return (
     <header className="stack">
       <div className="row spread">
         <h2>{page.title || 'Untitled'}</h2>
-        <div className="segmented" role="group" aria-label="Diff layout">
-          <button type="button" aria-pressed={mode === 'split'} onClick={() => onMode('split')}>
-            Side by side
-          </button>
-          <button type="button" aria-pressed={mode === 'unified'} onClick={() => onMode('unified')}>
-            Unified
-          </button>
+        <div className="row">
+          <PagePdfButton
+            space={space}
+            number={number}
+            pageId={page.pageId}
+            title={page.title || page.path}
+            action={pdf}
+          />
+          <div className="segmented" role="group" aria-label="Diff layout">
+            <button type="button" aria-pressed={mode === 'split'} onClick={() => onMode('split')}>
+              Side by side
+            </button>
+            <button
+              type="button"
+              aria-pressed={mode === 'unified'}
+              onClick={() => onMode('unified')}
+            >
+              Unified
+            </button>
+          </div>
         </div>
       </div>
+      {pdf.outcome ? <ActionOutcomeView outcome={pdf.outcome} onDismiss={pdf.dismiss} /> : null}
       <p className="mono muted">{page.path}</p>
       {page.renamedFrom !== null ? <p>Renamed from “{page.renamedFrom}”.</p> : null}
       {page.moved !== null ? (

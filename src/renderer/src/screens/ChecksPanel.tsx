@@ -3,6 +3,7 @@ import { Button } from '../components/Button';
 import { StatusPill } from '../components/StatusPill';
 import type { ReviewAction } from '../hooks/use-review-action';
 import { describeOutcome } from '../model/review-view';
+import { CheckoutNote } from './CheckoutNote';
 
 /**
  * Whether it can merge: up to date with main or not (then "Update from main"), and the pages
@@ -44,6 +45,7 @@ export function ChecksPanel({
             </>
           )}
         </li>
+        <CheckoutNote detail={detail} />
         {conflicts > 0 ? (
           <li className="row">
             <StatusPill tone="danger">Conflicts</StatusPill>
