@@ -280,6 +280,29 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
     await close(page);
   });
 
+  it('shows a merge that conflicts, with the pages concerned', async () => {
+    const canned = reviewWorkspace();
+    canned.results.mergeChangeRequest = {
+      result: 'conflicts',
+      pages: [
+        { pageId: 'p-install', title: 'Install', path: 'getting-started/install.md' },
+        { pageId: null, title: 'FAQ', path: 'faq.md' },
+      ],
+    };
+    const page = await open(canned, CR);
+    await page.getByRole('button', { name: 'Merge…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
+    const conflicts = page.getByRole('alert', { name: 'Conflicts' });
+    await conflicts.getByText('Not merged: these pages changed both').waitFor();
+    expect(await conflicts.getByRole('listitem').allTextContents()).toEqual([
+      'Install getting-started/install.md',
+      'FAQ faq.md',
+    ]);
+    await page.getByText('2 pages changed on both sides').waitFor();
+    await shoot(page, 'merge-conflicts', 'light');
+    await close(page);
+  });
+
   it('notes where it is checked out, and saves one page as a PDF', async () => {
     const canned = reviewWorkspace();
     canned.results.checkouts = [
