@@ -128,6 +128,7 @@ export function ChangeRequestActions({
         open={open === 'merge'}
         title={`Merge #${detail.number} into main?`}
         confirm="Merge"
+        variant="primary"
         onConfirm={merge}
         onClose={close}
       >
@@ -150,6 +151,7 @@ function Confirm({
   open,
   title,
   confirm,
+  variant = 'danger',
   children,
   onConfirm,
   onClose,
@@ -157,6 +159,8 @@ function Confirm({
   open: boolean;
   title: string;
   confirm: string;
+  /** Merging is the change request's purpose (primary); archiving closes it unmerged (danger). */
+  variant?: 'primary' | 'danger';
   children: ReactNode;
   onConfirm: () => void;
   onClose: () => void;
@@ -169,7 +173,7 @@ function Confirm({
       actions={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" onClick={onConfirm}>
+          <Button variant={variant} onClick={onConfirm}>
             {confirm}
           </Button>
         </>
