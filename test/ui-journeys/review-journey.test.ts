@@ -13,7 +13,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { CHROMIUM, buildRenderer } from '../ui/renderer-harness';
-import { GUIDE, JOURNEY_TOKENS, journeyFixture } from './journey-fixture';
+import { XSS_PAYLOADS } from '../ui/xss-payloads';
+import { GUIDE, HOSTILE_SPACE, JOURNEY_TOKENS, journeyFixture } from './journey-fixture';
 import {
   JOURNEY_INIT_SCRIPT,
   JOURNEY_SCREENSHOTS,
@@ -40,13 +41,14 @@ async function bobOpens(
   subject: string,
   changes: ChangeRequestContentChange[],
   open: boolean,
+  space = GUIDE,
 ): Promise<number> {
   const api = t.client(JOURNEY_TOKENS.bob).spaces;
-  const { data: cr } = await api.createChangeRequest(GUIDE, { subject });
-  await api.updateChangeRequestContent(GUIDE, cr.id, { changes }, { compat: false });
+  const { data: cr } = await api.createChangeRequest(space, { subject });
+  await api.updateChangeRequestContent(space, cr.id, { changes }, { compat: false });
   if (open) {
-    await api.updateChangeRequestById(GUIDE, cr.id, { status: ChangeRequestStatus.Open });
-    await api.requestReviewersForChangeRequest(GUIDE, cr.id, { users: ['u-ada'] });
+    await api.updateChangeRequestById(space, cr.id, { status: ChangeRequestStatus.Open });
+    await api.requestReviewersForChangeRequest(space, cr.id, { users: ['u-ada'] });
   }
   return cr.number;
 }
@@ -84,6 +86,19 @@ describe.skipIf(!available)(
           },
         ],
         false,
+      );
+      // Hostile text in a subject, a page and the lines of a diff.
+      await bobOpens(
+        XSS_PAYLOADS[0]!,
+        [
+          {
+            operation: 'update_page',
+            page: 'p-hostile',
+            document: { markdown: `# Hostile\n\n${XSS_PAYLOADS.slice(0, 8).join('\n\n')}\n` },
+          },
+        ],
+        true,
+        HOSTILE_SPACE,
       );
       dir = mkdtempSync(join(tmpdir(), 'quire-review-journey-'));
       ui = await startQuireUi(join(dir, 'home'), dir);
@@ -125,11 +140,15 @@ describe.skipIf(!available)(
       await page.getByRole('heading', { level: 1, name: 'Review' }).waitFor();
       const waiting = page.getByRole('region', { name: 'Waiting for you' });
       await waiting.getByRole('link', { name: /Clearer setup steps/ }).waitFor();
-      await waiting.getByText('Your review is requested').waitFor();
+      await waiting
+        .getByRole('listitem')
+        .filter({ hasText: 'Clearer setup steps' })
+        .getByText('Your review is requested')
+        .waitFor();
       const others = page.getByRole('region', { name: 'Other change requests' });
       await others.getByRole('link', { name: /Usage notes \(draft\)/ }).waitFor();
       await others.getByText('Draft', { exact: true }).waitFor();
-      await page.getByRole('link', { name: /^Review 1 waiting for you/ }).waitFor();
+      await page.getByRole('link', { name: /^Review 2 waiting for you/ }).waitFor();
       await captureScreen(page, 'review-inbox', checks);
     });
 
@@ -185,6 +204,22 @@ describe.skipIf(!available)(
       await captureScreen(page, 'review-diff-unified', checks);
       await pages.getByRole('button', { name: /Questions/ }).click();
       await page.getByText('Renamed from “FAQ”.').waitFor();
+    });
+
+    it('shows a hostile subject, page and diff as text', async () => {
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('link', { name: /^Review/ })
+        .click();
+      await page.getByRole('heading', { level: 1, name: 'Review' }).waitFor();
+      const link = page.getByRole('link', { name: XSS_PAYLOADS[0]!, exact: false });
+      await link.waitFor();
+      await link.click();
+      await page.getByRole('heading', { level: 1, name: /onerror/ }).waitFor();
+      await page.getByRole('link', { name: 'Changes' }).click();
+      await page.getByRole('region', { name: /^Diff of / }).waitFor();
+      await page.getByText('__xss(2)').first().waitFor();
+      await captureScreen(page, 'review-hostile-diff', checks);
     });
 
     it('rendered nothing hostile, and axe found nothing serious', async () => {

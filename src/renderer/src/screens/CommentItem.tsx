@@ -5,6 +5,7 @@ import { Dialog } from '../components/Dialog';
 import { Markdown } from '../components/Markdown';
 import type { ReviewAction } from '../hooks/use-review-action';
 import { relativeTime } from '../model/format-time';
+import { MARKDOWN_MAX_CHARS } from '../model/markdown-tree';
 
 const PENDING: Record<NonNullable<CommentView['pending']>, string> = {
   create: 'Not sent yet',
@@ -70,6 +71,7 @@ export function CommentItem({
         <div className="field">
           <label htmlFor={editId}>Edit the comment</label>
           <textarea
+            maxLength={MARKDOWN_MAX_CHARS}
             id={editId}
             value={editing}
             onChange={(event) => setEditing(event.target.value)}

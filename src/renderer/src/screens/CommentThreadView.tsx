@@ -4,6 +4,7 @@ import { Button } from '../components/Button';
 import { useReviewAction } from '../hooks/use-review-action';
 import { ActionOutcomeView } from './ActionOutcomeView';
 import { CommentItem } from './CommentItem';
+import { MARKDOWN_MAX_CHARS } from '../model/markdown-tree';
 
 /** A thread: the comment, its replies, a reply box, and resolve or reopen. */
 export function CommentThreadView({
@@ -53,7 +54,12 @@ export function CommentThreadView({
       ) : null}
       <div className="field">
         <label htmlFor={replyId}>Reply to {thread.author.displayName}</label>
-        <textarea id={replyId} value={reply} onChange={(event) => setReply(event.target.value)} />
+        <textarea
+          maxLength={MARKDOWN_MAX_CHARS}
+          id={replyId}
+          value={reply}
+          onChange={(event) => setReply(event.target.value)}
+        />
       </div>
       <div className="row">
         <Button disabled={action.busy || reply.trim() === ''} onClick={send}>

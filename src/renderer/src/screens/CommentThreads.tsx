@@ -6,6 +6,7 @@ import { useCommand } from '../hooks/use-command';
 import { REVIEW_EVENTS } from '../model/review-view';
 import { ActionOutcomeView } from './ActionOutcomeView';
 import { CommentThreadView } from './CommentThreadView';
+import { MARKDOWN_MAX_CHARS } from '../model/markdown-tree';
 
 /**
  * The comment threads of a change request (`page` null: all of them) or of one of its pages,
@@ -88,7 +89,12 @@ function NewComment({ onPost }: { onPost: (body: string) => Promise<boolean> }) 
       <div className="field">
         <label htmlFor={boxId}>New comment</label>
         <span className="hint">Markdown. Saved at once, sent when online.</span>
-        <textarea id={boxId} value={body} onChange={(event) => setBody(event.target.value)} />
+        <textarea
+          maxLength={MARKDOWN_MAX_CHARS}
+          id={boxId}
+          value={body}
+          onChange={(event) => setBody(event.target.value)}
+        />
       </div>
       <div className="row">
         <Button variant="primary" disabled={busy || body.trim() === ''} onClick={() => void post()}>

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { ReviewVerdict } from '../../../shared/contract/review';
 import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
+import { MARKDOWN_MAX_CHARS } from '../model/markdown-tree';
 
 /** Longest subject the dialog accepts (the server refuses longer ones anyway). */
 const SUBJECT_MAX = 200;
@@ -89,7 +90,12 @@ export function ReviewDialog({
       <div className="field">
         <label htmlFor={id}>Review comment (optional)</label>
         <span className="hint">Markdown. Reviews need a connection to the server.</span>
-        <textarea id={id} value={comment} onChange={(event) => setComment(event.target.value)} />
+        <textarea
+          maxLength={MARKDOWN_MAX_CHARS}
+          id={id}
+          value={comment}
+          onChange={(event) => setComment(event.target.value)}
+        />
       </div>
     </Dialog>
   );
