@@ -434,6 +434,24 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
     const before = await reads();
     await page.evaluate(`window.__emit('reviewChanged', { spaceId: 's1', number: 4 })`);
     await expect.poll(reads).toBeGreaterThan(before);
+    // A notification while the app is open: a line linking to the change request.
+    const note = {
+      kind: 'comment',
+      spaceId: 's1',
+      number: 4,
+      title: 'Bo commented on #4 Fix the install guide',
+      body: 'Step 3 needs sudo.',
+    };
+    await page.evaluate(`window.__emit('notification', ${JSON.stringify(note)})`);
+    const toasts = page.getByRole('region', { name: 'Review notifications' });
+    await toasts.getByText('Step 3 needs sudo.').waitFor();
+    await shoot(page, 'notification', 'light');
+    await expectAccessible(page, 'notification');
+    await toasts.getByRole('link', { name: note.title }).click();
+    await heading(page, /Fix the install guide/);
+    expect(await toasts.getByRole('link').count()).toBe(0);
+    await page.goBack();
+    await heading(page, 'Review');
     await page.getByRole('link', { name: /#4 Fix the install guide/ }).focus();
     await page.keyboard.press('ArrowDown');
     expect(await page.evaluate('document.activeElement?.textContent')).toContain('New onboarding');
@@ -454,6 +472,8 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
       ...XSS_PAYLOADS.map((body, i) => ({ ...thread, id: `x${i}`, body, replies: [] })),
     ];
     const page = await open(hostile, '#/review');
+    const note = { kind: 'reply', spaceId: 's1', number: 4, title: payload(3), body: payload(4) };
+    await page.evaluate(`window.__emit('notification', ${JSON.stringify(note)})`);
     for (const hash of ['#/review', CR, `${CR}/changes`]) {
       await page.goto(server.url + hash);
       await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 5_000 });

@@ -4,6 +4,7 @@ import { useWaitingReviews } from '../hooks/use-waiting-reviews';
 import type { Route } from '../model/route';
 import { routeHash } from '../model/route';
 import { Header } from './Header';
+import { ReviewToasts } from './ReviewToasts';
 
 type NavScreen = 'spaces' | 'review' | 'conflicts' | 'problems' | 'activity' | 'settings';
 
@@ -72,6 +73,7 @@ export function Shell({
       <main id="main" className="shell-main" tabIndex={-1}>
         {children}
       </main>
+      <ReviewToasts />
     </div>
   );
 }
