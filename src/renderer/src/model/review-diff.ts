@@ -42,6 +42,15 @@ export type DiffMode = 'split' | 'unified';
 
 const MODE_KEY = 'quire.review.diffMode';
 
+/** The window's localStorage, or undefined where there is none or reading it throws. */
+export function windowStorage(): Storage | undefined {
+  try {
+    return typeof window === 'undefined' ? undefined : window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The diff layout the user chose last (side by side unless told). */
 export function savedDiffMode(storage: Pick<Storage, 'getItem'> | undefined): DiffMode {
   try {

@@ -6,14 +6,14 @@ import { StatusPill } from '../components/StatusPill';
 import { useCommand } from '../hooks/use-command';
 import { useReviewAction } from '../hooks/use-review-action';
 import { plural } from '../model/format-time';
-import { saveDiffMode, savedDiffMode, type DiffMode } from '../model/review-diff';
+import { saveDiffMode, savedDiffMode, windowStorage, type DiffMode } from '../model/review-diff';
 import { REVIEW_EVENTS, pageBadges } from '../model/review-view';
 import { ActionOutcomeView } from './ActionOutcomeView';
 import { CommentThreads } from './CommentThreads';
 import { PageDiffLines } from './PageDiffLines';
 import { PagePdfButton } from './PagePdfButton';
 
-const storage = typeof window === 'undefined' ? undefined : window.localStorage;
+const storage = windowStorage();
 
 /** The change request's diff, computed offline: the changed pages, and one page's diff with its comments. */
 export function ChangeRequestDiffView({ space, number }: { space: string; number: number }) {
