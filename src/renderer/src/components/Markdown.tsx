@@ -1,19 +1,19 @@
 import type { Nodes, Parent } from 'mdast';
 import { Fragment, useMemo, type ReactNode } from 'react';
-import { MARKDOWN_MAX_CHARS, markdownTree, safeHref } from '../model/markdown-tree';
+import { markdownTree, safeHref } from '../model/markdown-tree';
 
 /**
  * Markdown written by someone else (a comment), rendered safely: parsed to a syntax tree and
  * drawn as React elements from a whitelist. Raw HTML shows as its text, images as their
- * description, links only to web and mail addresses; nothing is ever injected as markup.
+ * description, links only to web and mail addresses; nothing is ever injected as markup. A body
+ * too long or too convoluted to parse quickly shows whole, as plain text.
  */
 export function Markdown({ source }: { source: string }) {
   const tree = useMemo(() => markdownTree(source), [source]);
   if (tree === null)
     return (
       <div className="markdown">
-        <p className="plain-text">{source.slice(0, MARKDOWN_MAX_CHARS)}…</p>
-        <p className="muted">(Too long to format: shown cut, as plain text.)</p>
+        <p className="plain-text">{source}</p>
       </div>
     );
   return <div className="markdown">{children(tree)}</div>;
