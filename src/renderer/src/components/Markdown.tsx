@@ -1,5 +1,5 @@
 import type { Nodes, Parent } from 'mdast';
-import { Fragment, useMemo, type ReactNode } from 'react';
+import { Component, Fragment, useMemo, type ReactNode } from 'react';
 import { markdownTree, safeHref } from '../model/markdown-tree';
 
 /**
@@ -9,14 +9,41 @@ import { markdownTree, safeHref } from '../model/markdown-tree';
  * too long or too convoluted to parse quickly shows whole, as plain text.
  */
 export function Markdown({ source }: { source: string }) {
+  return (
+    <PlainOnError key={source} source={source}>
+      <Formatted source={source} />
+    </PlainOnError>
+  );
+}
+
+function Formatted({ source }: { source: string }) {
   const tree = useMemo(() => markdownTree(source), [source]);
-  if (tree === null)
-    return (
-      <div className="markdown">
-        <p className="plain-text">{source}</p>
-      </div>
-    );
-  return <div className="markdown">{children(tree)}</div>;
+  return tree === null ? (
+    <Plain source={source} />
+  ) : (
+    <div className="markdown">{children(tree)}</div>
+  );
+}
+
+function Plain({ source }: { source: string }) {
+  return (
+    <div className="markdown">
+      <p className="plain-text">{source}</p>
+    </div>
+  );
+}
+
+/** A body that fails to render shows as plain text; the rest of the screen stays. */
+class PlainOnError extends Component<{ source: string; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render(): ReactNode {
+    return this.state.failed ? <Plain source={this.props.source} /> : this.props.children;
+  }
 }
 
 function children(node: Parent): ReactNode[] {
