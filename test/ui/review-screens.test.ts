@@ -470,6 +470,8 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
     hostile.results.comments = [
       ...hostile.results.comments!,
       ...XSS_PAYLOADS.map((body, i) => ({ ...thread, id: `x${i}`, body, replies: [] })),
+      // A body the Markdown parser would take seconds on: shown at once, as plain text.
+      { ...thread, id: 'slow', body: `${'- '.repeat(4_000)}__xss(slow)`, replies: [] },
     ];
     const page = await open(hostile, '#/review');
     const note = { kind: 'reply', spaceId: 's1', number: 4, title: payload(3), body: payload(4) };
@@ -483,6 +485,8 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
       expect(await page.locator('#root').innerText(), hash).toContain('__xss(');
     }
     expect(await page.evaluate('window.__xssHits')).toEqual([]);
+    await page.goto(server.url + CR);
+    await page.getByText('__xss(slow)').waitFor({ timeout: 3_000 });
     await close(page);
   });
 });
