@@ -76,47 +76,7 @@ export function ChangeRequestActions({
           Reopen as draft
         </Button>
       ) : null}
-      <Button
-        disabled={action.busy}
-        onClick={() =>
-          void action.run('exportChangeRequestPdf', { ...ref, pageId: null, file: null }, (r) => ({
-            kind: 'done',
-            message: `PDF saved to ${r.file}.`,
-          }))
-        }
-      >
-        Export PDF
-      </Button>
-      {active ? (
-        <Button
-          disabled={action.busy}
-          onClick={() =>
-            void action.run('checkoutChangeRequest', ref, (checkout) => ({
-              kind: 'done',
-              message: `Checked out to ${checkout.folder}. Edits there go to this change request.`,
-            }))
-          }
-        >
-          Check out
-        </Button>
-      ) : null}
-      <Button
-        aria-pressed={detail.pinned}
-        disabled={action.busy}
-        onClick={() =>
-          void action.run(
-            'pinChangeRequest',
-            { ...ref, pinned: !detail.pinned },
-            done(
-              detail.pinned
-                ? 'Unpinned: it leaves the mirror once closed.'
-                : 'Pinned: it stays mirrored whatever its status.',
-            ),
-          )
-        }
-      >
-        Pin
-      </Button>
+      <KeepActions detail={detail} action={action} />
       <RenameDialog
         open={open === 'rename'}
         subject={detail.subject}
@@ -181,5 +141,53 @@ function Confirm({
     >
       <p>{children}</p>
     </Dialog>
+  );
+}
+
+/** Actions that keep a copy or keep it around: a PDF, a checkout folder, the mirror's pin. */
+function KeepActions({ detail, action }: { detail: ChangeRequestDetail; action: ReviewAction }) {
+  const ref = { space: detail.spaceId, number: detail.number };
+  const pin = detail.pinned
+    ? 'Unpinned: it leaves the mirror once closed.'
+    : 'Pinned: it stays mirrored whatever its status.';
+  return (
+    <>
+      <Button
+        disabled={action.busy}
+        onClick={() =>
+          void action.run('exportChangeRequestPdf', { ...ref, pageId: null, file: null }, (r) => ({
+            kind: 'done',
+            message: `PDF saved to ${r.file}.`,
+          }))
+        }
+      >
+        Export PDF
+      </Button>
+      {detail.status === 'open' || detail.status === 'draft' ? (
+        <Button
+          disabled={action.busy}
+          onClick={() =>
+            void action.run('checkoutChangeRequest', ref, (checkout) => ({
+              kind: 'done',
+              message: `Checked out to ${checkout.folder}. Edits there go to this change request.`,
+            }))
+          }
+        >
+          Check out
+        </Button>
+      ) : null}
+      <Button
+        aria-pressed={detail.pinned}
+        disabled={action.busy}
+        onClick={() =>
+          void action.run('pinChangeRequest', { ...ref, pinned: !detail.pinned }, () => ({
+            kind: 'done',
+            message: pin,
+          }))
+        }
+      >
+        Pin
+      </Button>
+    </>
   );
 }
