@@ -8,10 +8,12 @@ import { useRoute } from './hooks/use-route';
 import { useStatus } from './hooks/use-status';
 import type { Route } from './model/route';
 import { ActivityScreen } from './screens/ActivityScreen';
+import { ChangeRequestScreen } from './screens/ChangeRequestScreen';
 import { ConflictScreen } from './screens/ConflictScreen';
 import { ConflictsScreen } from './screens/ConflictsScreen';
 import { ConnectScreen, type ConnectDefaults } from './screens/ConnectScreen';
 import { ProblemsScreen } from './screens/ProblemsScreen';
+import { ReviewInboxScreen } from './screens/ReviewInboxScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { Shell } from './screens/Shell';
 import { SpacesScreen } from './screens/SpacesScreen';
@@ -78,6 +80,10 @@ function Screens({
           message={status.state.error.message}
           onRetry={status.reload}
         />
+      ) : null}
+      {route.screen === 'review' ? <ReviewInboxScreen /> : null}
+      {route.screen === 'change-request' ? (
+        <ChangeRequestScreen space={route.space} number={route.number} view={route.view} />
       ) : null}
       {route.screen === 'conflicts' ? <ConflictsScreen /> : null}
       {route.screen === 'conflict' ? <ConflictScreen id={route.id} navigate={navigate} /> : null}

@@ -4,6 +4,7 @@ import { App } from './App';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
+import './styles/review.css';
 
 const root = document.getElementById('root');
 if (root)

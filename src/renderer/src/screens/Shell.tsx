@@ -1,20 +1,24 @@
 import type { MouseEvent, ReactNode } from 'react';
 import type { SyncStatusSnapshot } from '../../../shared/contract/sync-status';
+import { useWaitingReviews } from '../hooks/use-waiting-reviews';
 import type { Route } from '../model/route';
 import { routeHash } from '../model/route';
 import { Header } from './Header';
+import { ReviewToasts } from './ReviewToasts';
 
-type NavScreen = 'spaces' | 'conflicts' | 'problems' | 'activity' | 'settings';
+type NavScreen = 'spaces' | 'review' | 'conflicts' | 'problems' | 'activity' | 'settings';
 
 const NAV: { screen: NavScreen; label: string }[] = [
   { screen: 'spaces', label: 'Spaces' },
+  { screen: 'review', label: 'Review' },
   { screen: 'conflicts', label: 'Conflicts' },
   { screen: 'problems', label: 'Problems' },
   { screen: 'activity', label: 'Activity' },
   { screen: 'settings', label: 'Settings' },
 ];
 
-function count(screen: NavScreen, status: SyncStatusSnapshot | null): number {
+function count(screen: NavScreen, status: SyncStatusSnapshot | null, waiting: number): number {
+  if (screen === 'review') return waiting;
   if (!status) return 0;
   if (screen === 'conflicts') return status.conflicts;
   if (screen === 'problems') return status.problems.length;
@@ -33,7 +37,8 @@ export function Shell({
   onStatusChanged: () => void;
   children: ReactNode;
 }) {
-  const current = route.screen === 'conflict' ? 'conflicts' : route.screen;
+  const current = currentNav(route);
+  const waiting = useWaitingReviews();
   return (
     <div className="shell">
       <a className="skip-link" href="#main" onClick={skipToMain}>
@@ -43,7 +48,7 @@ export function Shell({
       <nav className="shell-nav" aria-label="Screens">
         <ul>
           {NAV.map((item) => {
-            const n = count(item.screen, status);
+            const n = count(item.screen, status, waiting);
             return (
               <li key={item.screen}>
                 <a
@@ -52,7 +57,10 @@ export function Shell({
                 >
                   <span>{item.label}</span>
                   {n > 0 ? (
-                    <span className="pill pill-warn" aria-label={`${n} open`}>
+                    <span
+                      className="pill pill-warn"
+                      aria-label={item.screen === 'review' ? `${n} waiting for you` : `${n} open`}
+                    >
                       {String(n)}
                     </span>
                   ) : null}
@@ -65,8 +73,15 @@ export function Shell({
       <main id="main" className="shell-main" tabIndex={-1}>
         {children}
       </main>
+      <ReviewToasts />
     </div>
   );
+}
+
+function currentNav(route: Route): Route['screen'] {
+  if (route.screen === 'conflict') return 'conflicts';
+  if (route.screen === 'change-request') return 'review';
+  return route.screen;
 }
 
 /** The skip link moves the focus without touching the hash (the hash is the route). */
