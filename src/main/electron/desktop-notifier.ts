@@ -1,6 +1,12 @@
 import { Notification } from 'electron';
+import type { ReviewNotification } from '../../shared/contract/review';
 import type { SyncStatusSnapshot } from '../../shared/contract/sync-status';
-import { notificationsForChange, type NotificationScreen } from './notification-for-change';
+import {
+  notificationForReview,
+  notificationsForChange,
+  type DesktopNotification,
+  type NotificationScreen,
+} from './notification-for-change';
 
 /**
  * Shows the OS notifications for each status change (notificationsForChange decides which);
@@ -20,6 +26,15 @@ export class DesktopNotifier {
   update(next: SyncStatusSnapshot): void {
     const notes = notificationsForChange(this.previous, next);
     this.previous = next;
+    this.show(notes);
+  }
+
+  /** Something new on the user's change requests (the engine's `notification` event). */
+  review(note: ReviewNotification): void {
+    this.show([notificationForReview(note)]);
+  }
+
+  private show(notes: readonly DesktopNotification[]): void {
     if (!this.enabled() || !Notification.isSupported()) return;
     for (const note of notes) {
       const notification = new Notification({ title: note.title, body: note.body });

@@ -123,6 +123,17 @@ describe('DesktopShell', () => {
     emit('status', snapshot({ state: 'conflicts', conflicts: 1 }));
     expect(electron.notifications.map((note) => note.title)).toEqual(['A page has a conflict']);
     expect(tray.image).toBe('/app/resources/tray/conflicts.png');
+    emit('notification', {
+      kind: 'review',
+      spaceId: 's1',
+      number: 4,
+      title: 'Cleo approved #4 Clearer setup',
+      body: '',
+    });
+    expect(electron.notifications.map((note) => note.title)).toEqual([
+      'A page has a conflict',
+      'Cleo approved #4 Clearer setup',
+    ]);
     await shell.stop();
     expect(quire.close).toHaveBeenCalled();
     expect(electron.handlers.size).toBe(0);

@@ -111,6 +111,7 @@ export class DesktopShell {
         this.window === undefined || this.window.isDestroyed() ? [] : [this.window.webContents],
       ),
       quire.on('status', (snapshot) => this.snapshotChanged(snapshot)),
+      quire.on('notification', (note) => this.notifier.review(note)),
     );
     this.tray = new QuireTray(this.options.iconDir, this.trayActions());
     void this.refreshOpenAtLogin();

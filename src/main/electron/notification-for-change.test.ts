@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatusProblem } from '../../shared/contract/sync-status';
-import { notificationsForChange } from './notification-for-change';
+import { notificationForReview, notificationsForChange } from './notification-for-change';
 import { snapshot } from '../../../test/electron/status-snapshot';
 
 const refused: SyncStatusProblem = {
@@ -70,5 +70,35 @@ describe('notificationsForChange', () => {
     const rejected = snapshot({ state: 'error', tokenRejected: true });
     expect(kinds(notificationsForChange(snapshot(), rejected))).toEqual(['token-rejected']);
     expect(notificationsForChange(rejected, rejected)).toEqual([]);
+  });
+});
+
+describe('notificationForReview', () => {
+  it('opens the change request, its body cut to one short line', () => {
+    const note = notificationForReview({
+      kind: 'comment',
+      spaceId: 's/1 x',
+      number: 4,
+      title: 'Bo commented on #4 Fix the install guide',
+      body: `Line one\n\nline two ${'x'.repeat(300)}`,
+    });
+    expect(note.kind).toBe('review');
+    expect(note.title).toBe('Bo commented on #4 Fix the install guide');
+    expect(note.screen).toBe('review/s%2F1%20x/4');
+    expect(note.body.startsWith('Line one line two x')).toBe(true);
+    expect(note.body.length).toBe(200);
+    expect(note.body.endsWith('…')).toBe(true);
+  });
+
+  it('opens the inbox for a comment on a space', () => {
+    const note = notificationForReview({
+      kind: 'reply',
+      spaceId: 's1',
+      number: null,
+      title: 'Bo replied to your comment on Handbook',
+      body: 'Done.',
+    });
+    expect(note.screen).toBe('review');
+    expect(note.body).toBe('Done.');
   });
 });

@@ -1,10 +1,14 @@
+import type { ReviewNotification } from '../../shared/contract/review';
 import type { SyncStatusProblem, SyncStatusSnapshot } from '../../shared/contract/sync-status';
 
 /** The screen a notification's click opens (the renderer's `#/<screen>` route). */
-export type NotificationScreen = 'conflicts' | 'problems' | 'settings';
+export type NotificationScreen = 'conflicts' | 'problems' | 'settings' | 'review' | ReviewScreen;
+
+/** One change request's screen: `review/<space id, URL-encoded>/<number>`. */
+type ReviewScreen = `review/${string}/${number}`;
 
 export interface DesktopNotification {
-  readonly kind: 'conflict' | 'push-failed' | 'token-rejected' | 'mass-delete';
+  readonly kind: 'conflict' | 'push-failed' | 'token-rejected' | 'mass-delete' | 'review';
   readonly title: string;
   readonly body: string;
   readonly screen: NotificationScreen;
@@ -68,4 +72,20 @@ function newProblems(
   const key = (problem: SyncStatusProblem) => `${problem.spaceId}\n${problem.path}`;
   const known = new Set(previous.problems.filter((p) => p.kind === kind).map(key));
   return next.problems.filter((problem) => problem.kind === kind && !known.has(key(problem)));
+}
+
+/**
+ * What the engine announces on the user's change requests (a comment, a reply, a review, a
+ * merge), as an OS notification whose click opens that change request (the inbox for a comment
+ * on a space). The engine already wrote the title; the body is cut to one short line.
+ */
+export function notificationForReview(note: ReviewNotification): DesktopNotification {
+  const body = note.body.replace(/\s+/g, ' ').trim();
+  return {
+    kind: 'review',
+    title: note.title.slice(0, 120),
+    body: body.length > 200 ? `${body.slice(0, 199)}…` : body,
+    screen:
+      note.number === null ? 'review' : `review/${encodeURIComponent(note.spaceId)}/${note.number}`,
+  };
 }
