@@ -326,12 +326,6 @@ describe('page size', () => {
     const { probed: result } = await probed(() =>
       t.request('POST', `/v1/spaces/s-handbook/change-requests/${id}/content`, TOKENS.dora, body),
     );
-    console.log(
-      'TOP',
-      [...result.probes].sort((a, b) => b - a).slice(0, 6),
-      result.probes.length,
-      result.elapsedMs,
-    );
     expect(result.status).toBe(400);
     expect(JSON.parse(result.body)).toEqual({
       error: {
