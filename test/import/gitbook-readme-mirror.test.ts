@@ -117,5 +117,22 @@ describe(".gitbook.yaml's structure.readme through import, merge, mirror and exp
     expect(changed.markdown).toContain(`Edited in [the intro](/pages/${welcome.id}#welcome).`);
     expect(readFileSync(intro, 'utf8')).toBe(edited);
     expect(filesUnder(space)).toEqual(expected);
+
+    // A README.md beside it is an ordinary new page, placed last: the first page stays intro.md.
+    writeFileSync(join(space, 'docs', 'README.md'), '# Notes\n\nNot the first page.\n');
+    const added = await quire('sync', '--once');
+    expect(added.code, added.stdout + added.stderr).toBe(0);
+    expect(added.stdout).toContain('1 change pushed');
+    const tree = await t.request(
+      'GET',
+      '/v1/spaces/s-readme/change-requests/2/content?format=markdown',
+      TOKENS.cleo,
+    );
+    const pages = ((await tree.json()) as { pages: Page[] }).pages;
+    expect(pages[0]!.id).toBe(welcome.id);
+    expect(pages.at(-1)!.title).toBe('Notes');
+    expect((await quire('sync', '--once')).stdout).not.toContain('problem');
+    expect(readFileSync(join(space, 'docs', 'README.md'), 'utf8')).toContain('Not the first page.');
+    expect(filesUnder(space)).toEqual([...expected, 'docs/README.md'].sort());
   }, 120_000);
 });
