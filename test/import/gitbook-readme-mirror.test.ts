@@ -6,14 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { inProcessQuire } from '../sync/in-process-quire';
-import { gitSyncRepositoryWithReadme } from './gitsync-repository';
+import { gitSyncRepository, gitSyncRepositoryWithReadme } from './gitsync-repository';
 
 let t: TestServer;
 let dir: string;
 
 beforeAll(async () => {
   const fixture = testFixture();
-  fixture.organizations[0]!.spaces!.push({ id: 's-readme', title: 'Renamed readme' });
+  fixture.organizations[0]!.spaces!.push(
+    { id: 's-readme', title: 'Renamed readme' },
+    { id: 's-readme-late', title: 'Renamed late' },
+  );
   t = await startTestServer({ fixture });
   dir = mkdtempSync(join(tmpdir(), 'quire-gitbook-readme-'));
 });
@@ -134,5 +137,28 @@ describe(".gitbook.yaml's structure.readme through import, merge, mirror and exp
     expect((await quire('sync', '--once')).stdout).not.toContain('problem');
     expect(readFileSync(join(space, 'docs', 'README.md'), 'utf8')).toContain('Not the first page.');
     expect(filesUnder(space)).toEqual([...expected, 'docs/README.md'].sort());
+  }, 120_000);
+
+  it('never moves an existing mirror to the new names, and says so', async () => {
+    const quire = inProcessQuire(dir, 'home-late');
+    const mirror = join(dir, 'm-late');
+    await quire('login', '--server', t.url, '--token', TOKENS.cleo, '--folder', mirror);
+    const plain = join(dir, 'plain');
+    writeFolder(plain, gitSyncRepository(4096));
+    expect((await quire('import', plain, '--space', 's-readme-late', '--merge')).code).toBe(0);
+    expect((await quire('sync', '--once')).code).toBe(0);
+    const space = join(mirror, 'Acme', 'Renamed late');
+    expect(filesUnder(space)).toContain('README.md');
+
+    const renamed = join(dir, 'renamed');
+    writeFolder(renamed, gitSyncRepositoryWithReadme(4096));
+    expect((await quire('import', renamed, '--space', 's-readme-late', '--merge')).code).toBe(0);
+    const held = await quire('sync', '--once');
+    expect(held.code, held.stdout + held.stderr).toBe(0);
+    const status = (await quire('status')).stdout;
+    expect(status).toContain('"docs/toc.md" and "docs/intro.md"');
+    expect(status).toContain("remove the space's folder and sync to lay it out again");
+    expect(filesUnder(space)).toContain('README.md');
+    expect(filesUnder(space)).not.toContain('docs/intro.md');
   }, 120_000);
 });
