@@ -112,6 +112,31 @@ export function gitSyncRepositoryWithConfig(
   return files;
 }
 
+/**
+ * The same repository with its first page renamed as well: `.gitbook.yaml` gives `root: ./docs/`
+ * and `structure: { readme: intro.md, summary: toc.md }`, so SUMMARY.md lists `intro.md` and a
+ * page links to the first page by that file (`../intro.md`), as Git Sync writes such a space.
+ */
+export function gitSyncRepositoryWithReadme(imageBytes: number): Map<string, string | Buffer> {
+  const config = [
+    'root: ./docs/',
+    'structure:',
+    '  readme: intro.md',
+    '  summary: toc.md',
+    '',
+  ].join('\n');
+  const files = new Map<string, string | Buffer>([['.gitbook.yaml', config]]);
+  for (const [path, content] of gitSyncRepository(imageBytes)) {
+    if (path === 'SUMMARY.md') {
+      files.set('docs/toc.md', String(content).replace('(README.md)', '(intro.md)'));
+    } else if (path === 'README.md') files.set('docs/intro.md', content);
+    else if (path === 'getting-started/first-steps.md') {
+      files.set(`docs/${path}`, String(content).replace('](../)', '](../intro.md)'));
+    } else files.set(`docs/${path}`, content);
+  }
+  return files;
+}
+
 /** A PNG header (1×1) followed by `size` bytes in all, deterministic per `seed`. */
 export function pngOf(size: number, seed: number): Buffer {
   const header = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ', 'base64');

@@ -24,6 +24,7 @@
  * than half of the space's pages would be deleted, or when the folder is gone, until the user
  * confirms. Pure: reads nothing, so every case is a unit test.
  */
+import { README_PATH } from '../../shared/gitsync/render-gitsync-layout';
 import type { LocalProblem } from './local-problem';
 import type { ScanResult, IndexedFile } from './scan-space-folder';
 import { buildDesiredTree } from './classify/build-desired-tree';
@@ -65,6 +66,8 @@ export interface ClassifyLocalChangesInput {
   markdownForPush?: (markdown: string, path: string) => string;
   /** New assets larger than this are reported, not uploaded. Default 1 MiB (the API's base64 limit). */
   maxUploadBytes?: number;
+  /** The first page's file when `.gitbook.yaml` renames it (`structure.readme`); README.md. */
+  readmePath?: string;
 }
 
 /**
@@ -92,6 +95,7 @@ export function classifyLocalChanges(input: ClassifyLocalChangesInput): Classify
     allowMassDelete: input.allowMassDelete ?? false,
     markdownForPush: input.markdownForPush ?? ((markdown: string) => markdown),
     maxUploadBytes: input.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    readmePath: input.readmePath ?? README_PATH,
   };
   const read = { ...context, ...readLocalPages(context) };
   const withMoves = { ...read, ...detectMoves(read) };

@@ -27,7 +27,9 @@ export async function buildParsedPages(
   entries: readonly SummaryEntry[],
   input: BuildPagesInput,
 ): Promise<{ pages: ParsedPage[]; claimed: ReadonlySet<string> }> {
-  const ctx: BuildContext = { ...input, claimed: new Set(), owners: documentEntries(entries) };
+  const readme = input.options.structure?.readme ?? README_PATH;
+  const owners = documentEntries(entries, readme);
+  const ctx: BuildContext = { ...input, claimed: new Set(), owners };
   const pages = await buildPages(entries, ctx);
   return { pages, claimed: ctx.claimed };
 }
@@ -38,7 +40,10 @@ export async function buildParsedPages(
  * `guide/README.md`, in group `guide`, or at the top level for `x.md`), else the first one not
  * known to sit elsewhere, else the first.
  */
-function documentEntries(entries: readonly SummaryEntry[]): Map<string, SummaryEntry> {
+function documentEntries(
+  entries: readonly SummaryEntry[],
+  rootReadme: string,
+): Map<string, SummaryEntry> {
   const candidates = new Map<string, { entry: SummaryEntry; fits: boolean | undefined }[]>();
   const visit = (list: readonly SummaryEntry[], folder: string | undefined): void => {
     for (const entry of list) {
@@ -57,7 +62,7 @@ function documentEntries(entries: readonly SummaryEntry[]): Map<string, SummaryE
         const list = candidates.get(target.path) ?? [];
         list.push({ entry, fits });
         candidates.set(target.path, list);
-        if (target.path !== README_PATH) {
+        if (target.path !== rootReadme && target.path !== README_PATH) {
           childFolder = readme ? own : target.path.replace(/\.md$/i, '');
         }
       }
@@ -184,16 +189,22 @@ async function buildDocumentPage(
   }
   if (page.title === '') page.title = page.headingTitle ?? posix.basename(path, '.md');
   page.pages = await buildPages(entry.children, ctx);
-  page.slug = slugOfPath(path, page.title, page.pages);
+  page.slug = slugOfPath(path, page.title, page.pages, ctx.options.structure?.readme);
   return page;
 }
 
 /**
- * A page's slug is its file's (or folder's) name. The space's README.md does not show its slug,
- * except through the folder its children live in; without children it is the title's.
+ * A page's slug is its file's (or folder's) name. The space's README.md (or `structure.readme`)
+ * does not show its slug, except through the folder its children live in; without children it is
+ * the title's.
  */
-function slugOfPath(path: string, title: string, children: readonly ParsedPage[]): string {
-  if (path === README_PATH) {
+function slugOfPath(
+  path: string,
+  title: string,
+  children: readonly ParsedPage[],
+  rootReadme = README_PATH,
+): string {
+  if (path === rootReadme || path === README_PATH) {
     for (const child of children) {
       if (child.type !== 'document' || child.path === undefined) continue;
       const own = posix.dirname(child.path);

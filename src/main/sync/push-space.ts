@@ -33,6 +33,7 @@ import { classifiedEditRows } from './classified-edit-rows';
 import { localReferences, serverReferences } from './link-references';
 import { outboxChanges } from './outbox-changes';
 import { problemText } from './problem-text';
+import { readmeNameKey } from './readme-name-key';
 import { alignedToChangeRequest, withPushedPages } from './pushed-page-tree';
 import { RefusedChanges } from './refused-changes';
 import { scanForPush } from './scan-for-push';
@@ -152,6 +153,7 @@ export class SpacePusher {
       pages,
       allowMassDelete,
       markdownForPush: serverReferences(view),
+      ...readmeOption(state.get(readmeNameKey(space.id))),
     });
     for (const problem of classified.problems) {
       if (classified.guard !== null && problem.path === '') continue;
@@ -319,4 +321,9 @@ async function readText(absolute: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** The classifier's first page file, when `.gitbook.yaml` renamed it. */
+function readmeOption(readmePath: string | undefined): { readmePath?: string } {
+  return readmePath ? { readmePath } : {};
 }

@@ -4,20 +4,30 @@ import { renderGitSyncLayout } from '../../shared/gitsync/render-gitsync-layout'
 /** One file of an exported space: a text (SUMMARY.md, a page) or an uploaded file's bytes. */
 export type ExportLayoutEntry = { path: string; text: string } | { path: string; fileId: string };
 
+/** The names `.gitbook.yaml`'s `structure` gives the first page and the table of contents. */
+export interface ExportStructure {
+  readme: string;
+  summary: string;
+}
+
 /**
  * A revision as the API serves it with `format=markdown` (JSON bytes) → the files a fresh
  * desktop mirror of it writes, in the same order: the same model conversion and the same
  * renderer as the mirror, so an export equals a mirror byte for byte. Runs on a CPU worker.
  */
-export function exportLayout(bytes: Uint8Array): ExportLayoutEntry[] {
+export function exportLayout(bytes: Uint8Array, structure?: ExportStructure): ExportLayoutEntry[] {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
   const revision = JSON.parse(text) as PublishedRevision;
-  const layout = renderGitSyncLayout(mirrorSpaceOf(revision));
+  const layout = renderGitSyncLayout(
+    mirrorSpaceOf(revision),
+    structure ? { readmePath: structure.readme } : {},
+  );
   const entries: ExportLayoutEntry[] = [];
   for (const [path, entry] of layout.files) {
-    entries.push(
-      entry.kind === 'asset' ? { path, fileId: entry.fileId } : { path, text: entry.content },
-    );
+    if (entry.kind === 'asset') entries.push({ path, fileId: entry.fileId });
+    else if (entry.kind === 'summary') {
+      entries.push({ path: structure?.summary ?? path, text: entry.content });
+    } else entries.push({ path, text: entry.content });
   }
   return entries;
 }

@@ -21,7 +21,7 @@ import type { HrefMap } from '../views/markdown-html';
 import type { LineDiffInput, LineDiffPart } from '../views/line-diff';
 import type { ImportPlan, PlanInput } from '../gitsync-import/plan-import-tree';
 import type { PageFieldsResult } from '../gitsync-import/imported-page-fields';
-import type { ExportLayoutEntry } from '../gitsync-import/export-layout';
+import type { ExportLayoutEntry, ExportStructure } from '../gitsync-import/export-layout';
 import type { GitFetchInput, GitFetchOutput } from '../gitsync-import/git-fetch-task';
 import type { GitPushInput, GitPushOutput } from '../gitsync-import/git-push-task';
 
@@ -65,7 +65,10 @@ export interface CpuTasks {
   /** Imported pages' Markdown → the page fields their frontmatter sets, or why it cannot. */
   'gitsync-page-fields': { input: { bodies: string[] }; output: PageFieldsResult[] };
   /** A revision as the API serves it (JSON, with Markdown) → its files in Git Sync's layout. */
-  'gitsync-export-layout': { input: { bytes: Uint8Array }; output: ExportLayoutEntry[] };
+  'gitsync-export-layout': {
+    input: { bytes: Uint8Array; structure?: ExportStructure };
+    output: ExportLayoutEntry[];
+  };
   /** A repository fetched shallow and collected as an import (on the Git Sync pool only). */
   'git-fetch-tree': { input: GitFetchInput; output: GitFetchOutput };
   /** A space's written layout committed and pushed (on the Git Sync pool only). */
@@ -112,8 +115,8 @@ const handlers: Handlers = {
     const { pageFieldsOf } = await import('../gitsync-import/imported-page-fields');
     return bodies.map(pageFieldsOf);
   },
-  'gitsync-export-layout': async ({ bytes }) =>
-    (await import('../gitsync-import/export-layout')).exportLayout(bytes),
+  'gitsync-export-layout': async ({ bytes, structure }) =>
+    (await import('../gitsync-import/export-layout')).exportLayout(bytes, structure),
   'git-fetch-tree': async (input) =>
     (await import('../gitsync-import/git-fetch-task')).gitFetchTask(input),
   'git-push-tree': async (input) =>

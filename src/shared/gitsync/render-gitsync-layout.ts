@@ -3,7 +3,8 @@
  * out a synced repository, so a Quire mirror and a GitBook-synced repository look alike and a
  * space round-trips through its files without churn.
  *
- * - The first document page (at the top level or first in a top-level group) is `README.md`.
+ * - The first document page (at the top level or first in a top-level group) is `README.md`, or
+ *   the file `.gitbook.yaml`'s `structure.readme` names (options.readmePath).
  * - A document page with children is `<slug>/README.md`, its children inside `<slug>/`; any
  *   other document page is `<slug>.md`. Groups have no file: their pages live in a folder named
  *   after the group's slug (GitBook's docs: `## Create content` → `create-content/…`).
@@ -67,6 +68,8 @@ export interface RenderLayoutOptions {
    * the same page (see page-link-forms).
    */
   writtenText?: (pageId: string, path: string) => string | undefined;
+  /** The first page's file when `.gitbook.yaml` gives another (`structure.readme`, `intro.md`). */
+  readmePath?: string;
 }
 
 export function renderGitSyncLayout(
@@ -74,7 +77,7 @@ export function renderGitSyncLayout(
   options: RenderLayoutOptions = {},
 ): GitSyncLayout {
   const assetPaths = placeAssets(space.files);
-  const pagePaths = placePages(space.pages);
+  const pagePaths = placePages(space.pages, options.readmePath ?? README_PATH);
   const layoutFiles = new Set([...pagePaths.values(), ...assetPaths.values()]);
   const isFile = (path: string) => layoutFiles.has(path);
   const pageRefs = pageRefRenderer(pagePaths, isFile);
@@ -132,16 +135,18 @@ export function allocateAssetName(allocator: NameAllocator, name: string): strin
   );
 }
 
-function placePages(pages: readonly MirrorPage[]): Map<string, string> {
+function placePages(pages: readonly MirrorPage[], readmePath: string): Map<string, string> {
   const paths = new Map<string, string>();
   const allocators = new Map<string, NameAllocator>();
+  const readmeFolder = posix.dirname(readmePath) === '.' ? '' : posix.dirname(readmePath);
   const allocate = (folder: string, stem: string, extension: string): string => {
     let allocator = allocators.get(folder);
     if (!allocator) {
-      // A sub-folder's README.md belongs to the page that owns the folder.
-      allocator = new NameAllocator({
-        reserved: folder === '' ? LAYOUT_RESERVED_NAMES : [README_PATH],
-      });
+      // A sub-folder's README.md belongs to the page that owns the folder; the first page's file
+      // is no other page's.
+      const reserved = folder === '' ? [...LAYOUT_RESERVED_NAMES] : [README_PATH];
+      if (folder === readmeFolder) reserved.push(posix.basename(readmePath));
+      allocator = new NameAllocator({ reserved });
       allocators.set(folder, allocator);
     }
     return join(folder, allocator.allocate({ stem, extension }));
@@ -161,7 +166,7 @@ function placePages(pages: readonly MirrorPage[]): Map<string, string> {
       }
       const childFolder = page.pages.length > 0 ? allocate(folder, page.slug, '') : folder;
       let path: string;
-      if (page === readme) path = README_PATH;
+      if (page === readme) path = readmePath;
       else if (page.pages.length > 0) path = `${childFolder}/${README_PATH}`;
       else path = allocate(folder, page.slug, '.md');
       paths.set(page.id, path);

@@ -1,4 +1,3 @@
-import { README_PATH } from '../../../shared/gitsync/render-gitsync-layout';
 import { cachedChildren } from './cached-tree';
 import type { ClassifyContext } from './classify-context';
 import type { DetectedMoves } from './detect-moves';
@@ -173,7 +172,7 @@ function orderChildren(
       .filter((key) => !placed.has(key))
       .sort((a, b) => compareStrings(sortPath(a), sortPath(b)));
     for (const key of rest) {
-      if (parent === null && key === newKey(README_PATH)) list.unshift(key);
+      if (parent === null && key === newKey(ctx.readmePath)) list.unshift(key);
       else list.push(key);
     }
     desiredChildren.set(parent, list);

@@ -19,4 +19,6 @@ export interface ClassifyContext {
   allowMassDelete: boolean;
   markdownForPush: (markdown: string, path: string) => string;
   maxUploadBytes: number;
+  /** The space's first page file: `README.md`, or `.gitbook.yaml`'s `structure.readme`. */
+  readmePath: string;
 }

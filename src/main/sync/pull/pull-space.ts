@@ -11,6 +11,7 @@ import {
   type EngineContext,
 } from '../engine-context';
 import { adoptGitBookLayout } from '../adopt-gitbook-layout';
+import { readmeNameKey } from '../readme-name-key';
 import { fetchGitBookConfig, pullGitBookConfig } from '../gitbook-config-file';
 import { recordProblems } from '../record-problems';
 import { spaceLayout } from '../space-layout';
@@ -55,9 +56,11 @@ export async function pullSpace(
     ? await pulledWrittenTexts(ctx, space.id, spaceRoot, revision)
     : undefined;
   const summaryPath = ctx.state.get(summaryNameKey(space.id));
+  const readmePath = ctx.state.get(readmeNameKey(space.id));
   const layout = spaceLayout(revision, {
     ...(writtenText ? { writtenText } : {}),
     ...(summaryPath ? { summaryPath } : {}),
+    ...(readmePath ? { readmePath } : {}),
   });
   await ensureDir(spaceRoot, { root: ctx.folder });
   await removeStaleTemps(spaceRoot);
@@ -73,7 +76,8 @@ export async function pullSpace(
 
   // Both-changed files: merged, or recorded as conflicts (see pull-conflicts.ts).
   let rendered: Map<string, string> | undefined;
-  const renderedBase = () => (rendered ??= layoutTexts(ctx.content.loadRevision(space.id)));
+  const renderedBase = () =>
+    (rendered ??= layoutTexts(ctx.content.loadRevision(space.id), readmePath));
   const titles = pageTitles(revision.pages);
   const conflicts = new PullConflicts({
     spaceId: space.id,

@@ -3,11 +3,15 @@ import type { RemotePage, RemoteRevision } from '../../sync-ports';
 import { spaceLayout } from '../space-layout';
 
 /** Text file hash → text, as the engine rendered a (cached) revision. */
-export function layoutTexts(revision: RemoteRevision | undefined): Map<string, string> {
+export function layoutTexts(
+  revision: RemoteRevision | undefined,
+  /** The first page's file when `.gitbook.yaml` renames it (its links to it are written so). */
+  readmePath?: string,
+): Map<string, string> {
   const texts = new Map<string, string>();
   if (revision === undefined) return texts;
   try {
-    for (const entry of spaceLayout(revision)) {
+    for (const entry of spaceLayout(revision, readmePath ? { readmePath } : {})) {
       if (entry.text !== undefined) texts.set(contentHash(entry.text), entry.text);
     }
   } catch {
