@@ -157,7 +157,7 @@ describe(".gitbook.yaml's structure.readme through import, merge, mirror and exp
     expect(held.code, held.stdout + held.stderr).toBe(0);
     const status = (await quire('status')).stdout;
     expect(status).toContain('"docs/toc.md" and "docs/intro.md"');
-    expect(status).toContain("remove the space's folder and sync to lay it out again");
+    expect(status).toContain('It goes on syncing as it is; a new mirror of the space');
     expect(filesUnder(space)).toContain('README.md');
     expect(filesUnder(space)).not.toContain('docs/intro.md');
   }, 120_000);

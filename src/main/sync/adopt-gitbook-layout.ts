@@ -11,9 +11,9 @@ type Ctx = Pick<EngineContext, 'folder' | 'state' | 'index'>;
 
 /**
  * Mirrors the docs in the sub-folder the server's `.gitbook.yaml` names as `root`, its table of
- * contents under `structure.summary` and its first page under `structure.readme`, so the space folder is laid out as the repository it
- * came from. Only while the mirror holds no page or asset: moving mirrored files would look like
- * deleting them. Returns a problem otherwise.
+ * contents under `structure.summary` and its first page under `structure.readme`, so the space
+ * folder is laid out as the repository it came from. Only while the mirror holds no page or
+ * asset: moving mirrored files would look like deleting them. Returns a problem otherwise.
  */
 export async function adoptGitBookLayout(
   ctx: Ctx,
@@ -41,8 +41,8 @@ export async function adoptGitBookLayout(
     files.map((file) => `"${folder || './'}${file}"`).join(' and ');
   return (
     `${GITBOOK_CONFIG_PATH} puts the docs in ${names(config.root, config.summary, config.readme)}, ` +
-    `but this mirror keeps them in ${names(root, summary, readme)}: remove the space's folder and ` +
-    'sync to lay it out again'
+    `but this mirror keeps them in ${names(root, summary, readme)}. It goes on syncing as it ` +
+    'is; a new mirror of the space (another folder or Quire home) is laid out as the repository'
   );
 }
 
