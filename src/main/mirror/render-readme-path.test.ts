@@ -86,4 +86,14 @@ describe("renderGitSyncLayout with .gitbook.yaml's structure.readme", () => {
       ['readme-2.md', 'readme-2', []],
     ]);
   });
+
+  it('never gives a page the file of a renamed table of contents (structure.summary)', () => {
+    const space: MirrorSpace = {
+      pages: [doc('p-home', 'Home', 'home'), doc('p-toc', 'Toc', 'toc')],
+      files: [],
+    };
+    const layout = renderGitSyncLayout(space, { readmePath: 'intro.md', summaryPath: 'toc.md' });
+    expect([...layout.files.keys()]).toEqual(['toc.md', 'intro.md', 'toc-2.md']);
+    expect(layout.files.get('toc.md')?.kind).toBe('summary');
+  });
 });

@@ -25,10 +25,7 @@ export interface LayoutEntry {
  */
 export function spaceLayout(
   revision: RemoteRevision,
-  options: RenderLayoutOptions & {
-    /** The table of contents' name when `.gitbook.yaml` gives another (`structure.summary`). */
-    summaryPath?: string;
-  } = {},
+  options: RenderLayoutOptions = {},
 ): LayoutEntry[] {
   const layout = renderGitSyncLayout(mirrorSpaceOf(revision), options);
   const files = new Map(revision.files.map((file) => [file.id, file]));
@@ -37,7 +34,7 @@ export function spaceLayout(
     if (entry.kind === 'page') {
       entries.push({ path, kind: 'page', pageId: entry.pageId, text: entry.content });
     } else if (entry.kind === 'summary') {
-      entries.push({ path: options.summaryPath ?? path, kind: 'layout', text: entry.content });
+      entries.push({ path, kind: 'layout', text: entry.content });
     } else {
       const file = files.get(entry.fileId);
       if (file === undefined) throw new Error(`The layout names an unknown file ${entry.fileId}`);

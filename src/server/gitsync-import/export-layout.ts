@@ -20,14 +20,12 @@ export function exportLayout(bytes: Uint8Array, structure?: ExportStructure): Ex
   const revision = JSON.parse(text) as PublishedRevision;
   const layout = renderGitSyncLayout(
     mirrorSpaceOf(revision),
-    structure ? { readmePath: structure.readme } : {},
+    structure ? { readmePath: structure.readme, summaryPath: structure.summary } : {},
   );
   const entries: ExportLayoutEntry[] = [];
   for (const [path, entry] of layout.files) {
     if (entry.kind === 'asset') entries.push({ path, fileId: entry.fileId });
-    else if (entry.kind === 'summary') {
-      entries.push({ path: structure?.summary ?? path, text: entry.content });
-    } else entries.push({ path, text: entry.content });
+    else entries.push({ path, text: entry.content });
   }
   return entries;
 }

@@ -70,6 +70,8 @@ export interface RenderLayoutOptions {
   writtenText?: (pageId: string, path: string) => string | undefined;
   /** The first page's file when `.gitbook.yaml` gives another (`structure.readme`, `intro.md`). */
   readmePath?: string;
+  /** The table of contents' file when `.gitbook.yaml` gives another (`structure.summary`). */
+  summaryPath?: string;
 }
 
 export function renderGitSyncLayout(
@@ -77,13 +79,14 @@ export function renderGitSyncLayout(
   options: RenderLayoutOptions = {},
 ): GitSyncLayout {
   const assetPaths = placeAssets(space.files);
-  const pagePaths = placePages(space.pages, options.readmePath ?? README_PATH);
+  const summaryPath = options.summaryPath ?? SUMMARY_PATH;
+  const pagePaths = placePages(space.pages, options.readmePath ?? README_PATH, summaryPath);
   const layoutFiles = new Set([...pagePaths.values(), ...assetPaths.values()]);
   const isFile = (path: string) => layoutFiles.has(path);
   const pageRefs = pageRefRenderer(pagePaths, isFile);
   const formsOf = layoutLinkForms(pagePaths, isFile);
   const files = new Map<string, GitSyncEntry>();
-  files.set(SUMMARY_PATH, {
+  files.set(summaryPath, {
     kind: 'summary',
     content: renderSummary(space.pages, { pagePaths, assetPaths }),
   });
@@ -135,10 +138,15 @@ export function allocateAssetName(allocator: NameAllocator, name: string): strin
   );
 }
 
-function placePages(pages: readonly MirrorPage[], readmePath: string): Map<string, string> {
+function placePages(
+  pages: readonly MirrorPage[],
+  readmePath: string,
+  summaryPath: string,
+): Map<string, string> {
   const paths = new Map<string, string>();
   const allocators = new Map<string, NameAllocator>();
-  const readmeFolder = posix.dirname(readmePath) === '.' ? '' : posix.dirname(readmePath);
+  const folderOf = (file: string) => (posix.dirname(file) === '.' ? '' : posix.dirname(file));
+  const readmeFolder = folderOf(readmePath);
   const allocate = (folder: string, stem: string, extension: string): string => {
     let allocator = allocators.get(folder);
     if (!allocator) {
@@ -146,6 +154,8 @@ function placePages(pages: readonly MirrorPage[], readmePath: string): Map<strin
       // is no other page's.
       const reserved = folder === '' ? [...LAYOUT_RESERVED_NAMES] : [README_PATH];
       if (folder === readmeFolder) reserved.push(posix.basename(readmePath));
+      // A renamed table of contents (`toc.md`) is no page's file either.
+      if (folder === folderOf(summaryPath)) reserved.push(posix.basename(summaryPath));
       allocator = new NameAllocator({ reserved });
       allocators.set(folder, allocator);
     }
