@@ -158,7 +158,7 @@ describe.skipIf(!available)(
       await actions(a).getByRole('button', { name: 'Ready for review' }).click();
       await a.page
         .getByRole('status')
-        .filter({ hasText: /ready|queued|sent/i })
+        .filter({ hasText: 'Marked ready for review. The server cannot be reached' })
         .waitFor();
       await shoot(a.page, 'a-ready-offline', checks);
 
@@ -373,6 +373,13 @@ describe.skipIf(!available)(
       await problem.waitFor();
       await page.getByText('Reworded, offline.').waitFor();
       await shoot(page, 'b-comment-problem', checks, true);
+      // Kept until the user lets it go: then it leaves the thread and nothing is sent.
+      const stranded = page.getByRole('article', { name: 'Comment by Cleo Review' }).last();
+      await stranded.getByRole('button', { name: 'Discard…' }).click();
+      const discard = page.getByRole('dialog', { name: 'Discard what was not sent?' });
+      await shoot(page, 'b-discard-dialog', checks);
+      await discard.getByRole('button', { name: 'Discard', exact: true }).click();
+      await expect.poll(() => page.getByText('Reworded, offline.').count()).toBe(0);
     });
 
     it('rendered nothing hostile, axe found nothing serious, no page error', () => {

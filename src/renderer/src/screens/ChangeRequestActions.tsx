@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { ChangeRequestDetail } from '../../../shared/contract/change-requests';
+import type { MetadataDelivery } from '../../../shared/contract/quire-commands';
 import type { ReviewVerdict } from '../../../shared/contract/review';
 import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
@@ -8,6 +9,8 @@ import { describeOutcome } from '../model/review-view';
 import { RenameDialog, ReviewDialog } from './ReviewDialogs';
 
 type Open = 'rename' | 'archive' | 'merge' | 'review' | null;
+
+const QUEUED = 'The server cannot be reached: this waits here and goes with the next sync.';
 
 /**
  * What the user can do with a change request. Merge and archive ask first; every outcome
@@ -25,10 +28,15 @@ export function ChangeRequestActions({
   const active = detail.status === 'open' || detail.status === 'draft';
   const close = () => setOpen(null);
   const done = (message: string) => () => ({ kind: 'done' as const, message });
+  // Offline, the change waits in the cache: say so, rather than claim it was done.
+  const delivered = (message: string) => (result: MetadataDelivery) => ({
+    kind: 'done' as const,
+    message: result.delivery === 'queued' ? `${message} ${QUEUED}` : message,
+  });
 
   const setStatus = (status: 'open' | 'archived' | 'draft', message: string) => {
     close();
-    void action.run('setChangeRequestStatus', { ...ref, status }, done(message));
+    void action.run('setChangeRequestStatus', { ...ref, status }, delivered(message));
   };
   const merge = () => {
     close();
@@ -41,7 +49,7 @@ export function ChangeRequestActions({
   };
   const rename = (subject: string) => {
     close();
-    void action.run('setChangeRequestSubject', { ...ref, subject }, done('Subject changed.'));
+    void action.run('setChangeRequestSubject', { ...ref, subject }, delivered('Subject changed.'));
   };
 
   return (
