@@ -20,6 +20,7 @@ import { startSwitchableProxy, type SwitchableProxy } from '../support/switchabl
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { eventually } from '../ui-host/ui-host-kit';
 import { CHROMIUM, SCREENSHOT_DIR, buildRenderer } from '../ui/renderer-harness';
+import { waitForHeader } from './journey-kit';
 import {
   actions,
   expectCleanRun,
@@ -160,7 +161,13 @@ describe.skipIf(!available)(
         .getByRole('status')
         .filter({ hasText: 'Marked ready for review. The server cannot be reached' })
         .waitFor();
-      await shoot(a.page, 'a-ready-offline', checks);
+      // The folder watcher tries to push the saved files: the header and the checks say so.
+      await waitForHeader(a.page, 'Offline');
+      await a.page
+        .getByRole('region', { name: 'Checks' })
+        .getByText(/2 edits waiting to be sent/)
+        .waitFor();
+      await shoot(a.page, 'a-ready-offline', checks, true);
 
       a.proxy.restore();
       await syncNow(a);
