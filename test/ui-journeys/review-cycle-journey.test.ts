@@ -230,7 +230,10 @@ describe.skipIf(!available)(
       await syncNow(a);
       const { page } = a;
       const notes = page.getByRole('region', { name: 'Review notifications' });
-      await notes.getByRole('link').first().waitFor();
+      await notes
+        .getByRole('link', { name: `Cleo Review commented on #${cr.number} ${SUBJECT}` })
+        .first()
+        .waitFor();
       await openChangeRequest(a, cr.number);
       await page.getByRole('article', { name: 'Comment by Cleo Review' }).first().waitFor();
       await shoot(page, 'a-comments-arrived', checks, true);
