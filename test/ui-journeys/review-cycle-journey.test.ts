@@ -144,6 +144,9 @@ describe.skipIf(!available)(
 
     it('A checks the change request out, edits it offline on disk and marks it ready', async () => {
       await openChangeRequest(a, cr.number);
+      // Her own: no "Review…" (the server refuses a review by its author).
+      await actions(a).getByRole('button', { name: 'Rename…' }).waitFor();
+      await expect.poll(() => actions(a).getByRole('button', { name: 'Review…' }).count()).toBe(0);
       await shoot(a.page, 'a-overview-draft', checks, true);
       await actions(a).getByRole('button', { name: 'Check out' }).click();
       await a.page

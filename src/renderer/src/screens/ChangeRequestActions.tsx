@@ -4,6 +4,7 @@ import type { MetadataDelivery } from '../../../shared/contract/quire-commands';
 import type { ReviewVerdict } from '../../../shared/contract/review';
 import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
+import { useCommand } from '../hooks/use-command';
 import type { ReviewAction } from '../hooks/use-review-action';
 import { describeOutcome } from '../model/review-view';
 import { RenameDialog, ReviewDialog } from './ReviewDialogs';
@@ -24,6 +25,12 @@ export function ChangeRequestActions({
   action: ReviewAction;
 }) {
   const [open, setOpen] = useState<Open>(null);
+  // The server refuses a review of one's own change request: not offered to its author.
+  const { state: connection } = useCommand('connection', {});
+  const mine =
+    connection.status === 'ready' &&
+    connection.data.state !== 'new' &&
+    connection.data.user.id === detail.author.id;
   const ref = { space: detail.spaceId, number: detail.number };
   const active = detail.status === 'open' || detail.status === 'draft';
   const close = () => setOpen(null);
@@ -68,9 +75,11 @@ export function ChangeRequestActions({
       ) : null}
       {active ? (
         <>
-          <Button disabled={action.busy} onClick={() => setOpen('review')}>
-            Review…
-          </Button>
+          {mine ? null : (
+            <Button disabled={action.busy} onClick={() => setOpen('review')}>
+              Review…
+            </Button>
+          )}
           <Button variant="primary" disabled={action.busy} onClick={() => setOpen('merge')}>
             Merge…
           </Button>
