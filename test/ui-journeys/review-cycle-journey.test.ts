@@ -317,10 +317,13 @@ describe.skipIf(!available)(
         () => (checkoutFolder() === undefined ? true : undefined),
         20_000,
       );
-      const handbook = (user: ReviewUser) => treeOf(join(user.mirror, 'Acme', 'Handbook'), /^$/);
-      expect(handbook(a)).toEqual(handbook(b));
-      expect(handbook(a).get('guides/setup.md')).toContain('`npm -v`');
-      expect(handbook(a).get('guides/README.md')).toContain('Every guide, in order.');
+      // Every space of the organization, byte for byte (checkout folders aside: A's is gone).
+      const mirror = (user: ReviewUser) =>
+        treeOf(join(user.mirror, 'Acme'), / \(change requests\)$/);
+      expect(mirror(a)).toEqual(mirror(b));
+      expect(mirror(a).get('Handbook/guides/setup.md')).toContain('`npm -v`');
+      expect(mirror(a).get('Handbook/guides/README.md')).toContain('Every guide, in order.');
+      expect(mirror(a).get('Handbook/README.md')).toContain('Hello and welcome.');
       await shoot(a.page, 'a-after-merge', checks, true);
     });
 
