@@ -217,7 +217,8 @@ function threads(t: Text): CommentThread[] {
         comment(t, 'r2', {
           author: ADA,
           body: t('This edit could not be sent.'),
-          canEdit: true,
+          // Deleted on the server: only discarding is left (as the engine shows it).
+          canEdit: false,
           pending: 'edit',
           problem: t('The comment was deleted on the server; your text is kept here.'),
           reactions: [],
@@ -256,8 +257,8 @@ export function reviewWorkspace(t: Text = (s) => s): CannedBridge {
       deleteComment: null,
       reactToComment: null,
       setCommentResolved: null,
-      setChangeRequestSubject: null,
-      setChangeRequestStatus: null,
+      setChangeRequestSubject: { delivery: 'sent' },
+      setChangeRequestStatus: { delivery: 'sent' },
       setReviewers: null,
       reviewChangeRequest: detail(t),
       updateChangeRequest: {

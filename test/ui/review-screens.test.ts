@@ -266,9 +266,10 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
     await close(page);
   });
 
-  it('offers Ready for review on a draft', async () => {
+  it('offers Ready for review on a draft; offline, says it waits for the next sync', async () => {
     const canned = reviewWorkspace();
     canned.results.changeRequest = { ...canned.results.changeRequest!, status: 'draft' };
+    canned.results.setChangeRequestStatus = { delivery: 'queued' };
     const page = await open(canned, CR);
     await page.getByRole('button', { name: 'Ready for review' }).click();
     expect(await lastCall(page, 'setChangeRequestStatus')).toEqual({
@@ -276,7 +277,10 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
       number: 4,
       status: 'open',
     });
-    await page.getByRole('status').filter({ hasText: 'Marked ready for review.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Marked ready for review. The server cannot be reached' })
+      .waitFor();
     await close(page);
   });
 
@@ -423,6 +427,19 @@ describe.skipIf(!available)('the review screens in Chromium', () => {
       ...where,
       commentId: 'c1',
       replyId: 'r1',
+    });
+
+    // A reply kept only here (deleted on the server): it can be discarded, asked first.
+    const stranded = page.getByRole('article', { name: 'Comment by Ada' }).nth(1);
+    await stranded.getByRole('button', { name: 'Discard…' }).click();
+    await page
+      .getByRole('dialog', { name: 'Discard what was not sent?' })
+      .getByRole('button', { name: 'Discard', exact: true })
+      .click();
+    expect(await lastCall(page, 'deleteComment')).toEqual({
+      ...where,
+      commentId: 'c1',
+      replyId: 'r2',
     });
     await close(page);
   });

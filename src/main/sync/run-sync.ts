@@ -227,7 +227,8 @@ async function mirrorChangeRequests(ctx: EngineContext, run: SyncRun): Promise<v
   const now = ctx.clock.now().getTime();
   const last = Date.parse(ctx.state.get(CHANGE_REQUESTS_PULLED_AT) ?? '');
   const interval = options.intervalMs ?? CHANGE_REQUEST_INTERVAL_MS;
-  if (Number.isFinite(last) && now - last >= 0 && now - last < interval) return;
+  const fresh = Number.isFinite(last) && now - last >= 0 && now - last < interval;
+  if (fresh && !run.refreshChangeRequests) return;
   try {
     for (const problem of (await options.sendQueued?.()) ?? []) ctx.log('warn', problem);
     const pulled = await pullChangeRequests({

@@ -230,7 +230,7 @@ export class SyncEngine {
     body: (run: SyncRun) => Promise<void>,
   ): Promise<SyncReport> {
     return this.exclusive(async () => {
-      const run = new SyncRun(options.signal, nowOf(this.ctx));
+      const run = new SyncRun(options.signal, nowOf(this.ctx), options.refreshChangeRequests);
       await body(run);
       if (run.stopRequested) run.report.stopped = true;
       return run.report;

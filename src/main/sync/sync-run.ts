@@ -1,8 +1,13 @@
 import type { SyncReport } from './sync-report';
 
-/** What a run takes: `signal` stops it between requests (see SyncReport.stopped). */
+/**
+ * What a run takes: `signal` stops it between requests (see SyncReport.stopped);
+ * `refreshChangeRequests` refreshes the change-request mirror whatever its interval (a sync the
+ * user asked for: a review they wait for must not lag a minute behind).
+ */
 export interface SyncRunOptions {
   signal?: AbortSignal;
+  refreshChangeRequests?: boolean;
 }
 
 /** Thrown inside a pull when the run's signal aborted; its space is reported stopped. */
@@ -22,6 +27,7 @@ export class SyncRun {
   constructor(
     readonly signal: AbortSignal | undefined,
     startedAt: string,
+    readonly refreshChangeRequests = false,
   ) {
     this.report = {
       startedAt,

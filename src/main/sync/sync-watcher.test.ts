@@ -66,6 +66,8 @@ interface Call {
   at: number;
   /** What the watcher handed the run to stop it. */
   signal: AbortSignal | undefined;
+  /** Whether the run refreshes the change requests whatever their interval. */
+  refresh: boolean;
   finish: (report?: Partial<SyncReport>) => void;
 }
 
@@ -152,7 +154,13 @@ class FakeEngine implements WatchedEngine {
           ...extra,
         });
       };
-      this.calls.push({ kind, at: this.timers.now(), signal: options.signal, finish });
+      this.calls.push({
+        kind,
+        at: this.timers.now(),
+        signal: options.signal,
+        refresh: options.refreshChangeRequests === true,
+        finish,
+      });
       if (this.auto) finish();
     });
   }
@@ -286,6 +294,17 @@ describe('SyncWatcher', () => {
     expect(reasons).toEqual(['sync:start', 'sync:interval']);
     await timers.advance(10_000);
     expect(reasons).toEqual(['sync:start', 'sync:interval', 'sync:interval']);
+    await watcher.stop();
+  });
+
+  it('a sync the user asks for refreshes the change requests; the timed ones keep their interval', async () => {
+    const { engine, watcher, timers, reasons } = setup({ pullIntervalMs: 10_000 });
+    await watcher.start();
+    await timers.advance(11_000);
+    watcher.syncNow();
+    await watcher.idle();
+    expect(reasons).toEqual(['sync:start', 'sync:interval', 'sync:request']);
+    expect(engine.calls.map((call) => call.refresh)).toEqual([false, false, true]);
     await watcher.stop();
   });
 

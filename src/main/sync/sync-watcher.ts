@@ -260,7 +260,11 @@ export class SyncWatcher {
     this.emitStatus();
     let report: SyncReport;
     try {
-      const options = { signal: this.stopSignal.signal };
+      // What the user asked for refreshes the change requests too, whatever their interval.
+      const options = {
+        signal: this.stopSignal.signal,
+        ...(kind === 'sync' && reason === 'request' ? { refreshChangeRequests: true } : {}),
+      };
       report =
         kind === 'sync' ? await this.engine.syncOnce(options) : await this.engine.pushOnce(options);
     } catch (error) {

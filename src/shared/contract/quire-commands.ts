@@ -37,6 +37,12 @@ import type { PauseState, SpaceList, SpaceStatus, SyncNowResult } from './spaces
 import type { SyncStatusSnapshot } from './sync-status';
 
 /** For commands that take nothing: an empty object, so every channel carries one JSON value. */
+
+/** Whether a subject or status change reached the server, or waits for the next sync (offline). */
+export interface MetadataDelivery {
+  delivery: 'sent' | 'queued';
+}
+
 export type NoArgs = Record<string, never>;
 
 /** Facts about the app that every process (main, preload, renderer, server) may read. */
@@ -131,11 +137,14 @@ export interface QuireCommands {
 
   // --- Review actions. Subject, status and reviewers are queued when offline; a verdict, an
   // update from main and a merge need the server and are refused offline (kind `offline`).
-  setChangeRequestSubject: { args: ChangeRequestRef & { subject: string }; result: null };
+  setChangeRequestSubject: {
+    args: ChangeRequestRef & { subject: string };
+    result: MetadataDelivery;
+  };
   /** `open` marks a draft ready for review; `archived` closes it unmerged; `draft` reopens. */
   setChangeRequestStatus: {
     args: ChangeRequestRef & { status: 'draft' | 'open' | 'archived' };
-    result: null;
+    result: MetadataDelivery;
   };
   setReviewers: { args: ReviewerChange; result: null };
   reviewChangeRequest: {

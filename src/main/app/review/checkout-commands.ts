@@ -20,6 +20,9 @@ export class CheckoutCommands {
       }
     });
     this.context.emit('reviewChanged', { spaceId: checkout.spaceId, number: checkout.number });
+    // The background sync watches a new folder only after a run: without one now, edits saved
+    // there right away would wait unseen for the next scheduled pull.
+    this.context.requestSync?.();
     return checkout;
   }
 

@@ -19,8 +19,7 @@ export class ReviewActionCommands {
     args: CommandArgs<'setChangeRequestSubject'>,
   ): Promise<CommandResult<'setChangeRequestSubject'>> {
     return this.act(args, 'Changing the subject', async (actions) => {
-      await actions.setMetadata(args, { subject: args.subject });
-      return null;
+      return { delivery: await actions.setMetadata(args, { subject: args.subject }) };
     });
   }
 
@@ -28,8 +27,7 @@ export class ReviewActionCommands {
     args: CommandArgs<'setChangeRequestStatus'>,
   ): Promise<CommandResult<'setChangeRequestStatus'>> {
     return this.act(args, 'Changing the status', async (actions) => {
-      await actions.setMetadata(args, { status: args.status });
-      return null;
+      return { delivery: await actions.setMetadata(args, { status: args.status }) };
     });
   }
 

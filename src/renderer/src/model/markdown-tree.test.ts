@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MARKDOWN_MAX_CHARS, markdownTree } from './markdown-tree';
+import { MARKDOWN_MAX_CHARS, markdownPlainText, markdownTree } from './markdown-tree';
 
 /** Bodies the parser is slow or recursive on, and near misses the guard lets through. */
 const HOSTILE: Record<string, string> = {
@@ -42,4 +42,21 @@ describe('comment Markdown parsing is bounded', () => {
       expect(markdownTree(source)).not.toBeNull();
       expect(performance.now() - started).toBeLessThan(1_000);
     });
+});
+
+describe('a comment as one line of plain text (notification previews)', () => {
+  it('keeps the words, drops the markup, and joins blocks with a space', () => {
+    expect(markdownPlainText('Which **version**? Say how to check it.')).toBe(
+      'Which version? Say how to check it.',
+    );
+    expect(markdownPlainText('Done: `npm -v`.\n\n- one\n- [two](https://x.test)')).toBe(
+      'Done: npm -v. one two',
+    );
+    expect(markdownPlainText('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
+  });
+
+  it('gives a body it does not parse back as it is', () => {
+    const long = `**${'a'.repeat(MARKDOWN_MAX_CHARS)}**`;
+    expect(markdownPlainText(long)).toBe(long);
+  });
 });

@@ -46,6 +46,27 @@ export function markdownTree(source: string): Root | null {
   }
 }
 
+/** Nodes inside a line: their words run on without a break. */
+const INLINE = new Set(['emphasis', 'strong', 'delete', 'link', 'linkReference']);
+
+/**
+ * A comment's words without their Markdown (`**version**?` → `version?`), for a one-line preview:
+ * blocks joined by a space. The source as it is when it is not parsed (see markdownTree).
+ */
+export function markdownPlainText(source: string): string {
+  const tree = markdownTree(source);
+  if (tree === null) return source;
+  const words: string[] = [];
+  const walk = (node: { type: string; value?: unknown; children?: unknown }) => {
+    if (typeof node.value === 'string') words.push(node.value);
+    if (!Array.isArray(node.children)) return;
+    for (const child of node.children as { type: string }[]) walk(child);
+    if (!INLINE.has(node.type)) words.push(' ');
+  };
+  walk(tree);
+  return words.join('').replace(/\s+/g, ' ').trim();
+}
+
 /** Links a comment may carry: web and mail addresses only (no javascript:, data:, file:). */
 export function safeHref(url: string): string | null {
   try {

@@ -1,13 +1,17 @@
 import { useState, type ReactNode } from 'react';
 import type { ChangeRequestDetail } from '../../../shared/contract/change-requests';
+import type { MetadataDelivery } from '../../../shared/contract/quire-commands';
 import type { ReviewVerdict } from '../../../shared/contract/review';
 import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
+import { useCommand } from '../hooks/use-command';
 import type { ReviewAction } from '../hooks/use-review-action';
 import { describeOutcome } from '../model/review-view';
 import { RenameDialog, ReviewDialog } from './ReviewDialogs';
 
 type Open = 'rename' | 'archive' | 'merge' | 'review' | null;
+
+const QUEUED = 'The server cannot be reached: this waits here and goes with the next sync.';
 
 /**
  * What the user can do with a change request. Merge and archive ask first; every outcome
@@ -21,14 +25,25 @@ export function ChangeRequestActions({
   action: ReviewAction;
 }) {
   const [open, setOpen] = useState<Open>(null);
+  // The server refuses a review of one's own change request: not offered to its author.
+  const { state: connection } = useCommand('connection', {});
+  const mine =
+    connection.status === 'ready' &&
+    connection.data.state !== 'new' &&
+    connection.data.user.id === detail.author.id;
   const ref = { space: detail.spaceId, number: detail.number };
   const active = detail.status === 'open' || detail.status === 'draft';
   const close = () => setOpen(null);
   const done = (message: string) => () => ({ kind: 'done' as const, message });
+  // Offline, the change waits in the cache: say so, rather than claim it was done.
+  const delivered = (message: string) => (result: MetadataDelivery) => ({
+    kind: 'done' as const,
+    message: result.delivery === 'queued' ? `${message} ${QUEUED}` : message,
+  });
 
   const setStatus = (status: 'open' | 'archived' | 'draft', message: string) => {
     close();
-    void action.run('setChangeRequestStatus', { ...ref, status }, done(message));
+    void action.run('setChangeRequestStatus', { ...ref, status }, delivered(message));
   };
   const merge = () => {
     close();
@@ -41,7 +56,7 @@ export function ChangeRequestActions({
   };
   const rename = (subject: string) => {
     close();
-    void action.run('setChangeRequestSubject', { ...ref, subject }, done('Subject changed.'));
+    void action.run('setChangeRequestSubject', { ...ref, subject }, delivered('Subject changed.'));
   };
 
   return (
@@ -60,9 +75,11 @@ export function ChangeRequestActions({
       ) : null}
       {active ? (
         <>
-          <Button disabled={action.busy} onClick={() => setOpen('review')}>
-            Review…
-          </Button>
+          {mine ? null : (
+            <Button disabled={action.busy} onClick={() => setOpen('review')}>
+              Review…
+            </Button>
+          )}
           <Button variant="primary" disabled={action.busy} onClick={() => setOpen('merge')}>
             Merge…
           </Button>

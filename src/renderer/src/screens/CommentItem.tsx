@@ -50,6 +50,8 @@ export function CommentItem({
   const react = (emoji: string, add: boolean) =>
     void act(() => action.run('reactToComment', { ...item, emoji, add }));
   const shown = new Set(comment.reactions.map((r) => r.emoji));
+  // Kept only here (deleted on the server, or refused): the user can still let it go.
+  const stranded = comment.problem !== null && !comment.canEdit;
   return (
     <article className="comment" aria-label={`Comment by ${who}`}>
       <header className="row comment-head">
@@ -119,20 +121,31 @@ export function CommentItem({
           </Button>
         </div>
       ) : null}
+      {stranded ? (
+        <div className="row">
+          <Button variant="danger" onClick={() => setConfirmDelete(true)}>
+            Discard…
+          </Button>
+        </div>
+      ) : null}
       <Dialog
         open={confirmDelete}
-        title="Delete this comment?"
+        title={stranded ? 'Discard what was not sent?' : 'Delete this comment?'}
         onClose={() => setConfirmDelete(false)}
         actions={
           <>
             <Button onClick={() => setConfirmDelete(false)}>Keep it</Button>
             <Button variant="danger" onClick={remove}>
-              Delete comment
+              {stranded ? 'Discard' : 'Delete comment'}
             </Button>
           </>
         }
       >
-        <p>It is removed for everyone once the server gets it.</p>
+        <p>
+          {stranded
+            ? 'It never reached the server and is removed from this computer: copy what you need first.'
+            : 'It is removed for everyone once the server gets it.'}
+        </p>
       </Dialog>
     </article>
   );

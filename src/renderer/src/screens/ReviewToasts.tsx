@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReviewNotification } from '../../../shared/contract/review';
 import { useBridge } from '../hooks/use-bridge';
+import { markdownPlainText } from '../model/markdown-tree';
 import { routeHash } from '../model/route';
 
 /** How many of the latest review notifications stay on screen. */
@@ -41,7 +42,7 @@ export function ReviewToasts() {
           >
             {note.title}
           </a>
-          {note.body ? <p className="muted">{note.body}</p> : null}
+          {note.body ? <p className="muted">{markdownPlainText(note.body)}</p> : null}
           <button
             type="button"
             className="toast-close"
