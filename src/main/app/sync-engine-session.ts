@@ -103,6 +103,9 @@ export class SyncEngineSession implements EngineSession {
             changeRequests: {
               remote: new WorkspaceChangeRequestRemote(options.remote),
               sendQueued: () => this.sendQueuedReviewChanges(),
+              // A one-off sync is the user asking for news: it reads the mirror fresh (only a
+              // watcher, syncing on its own every few seconds, keeps to the interval).
+              ...(options.watching ? {} : { intervalMs: 0 }),
             },
             comments: {
               remote: new WorkspaceCommentRemote(options.remote),
