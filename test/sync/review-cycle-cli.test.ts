@@ -129,7 +129,7 @@ describe('the review cycle through the CLI', () => {
     });
     expect((await onServer()).status).toBe(ChangeRequestStatus.Draft);
     const back = ok(await a.quire('sync', '--once'));
-    expect(back.stdout).toContain(`Handbook #${cr.number}`);
+    expect(back.stdout).toContain(`Handbook #${cr.number} (checked out): 2 changes pushed`);
     expect(await changeRequestMarkdown(t, SPACE, cr.id, 'p-guides')).toContain('Start with setup.');
     expect(await changeRequestMarkdown(t, SPACE, cr.id, 'p-setup')).toContain('with npm');
     expect((await onServer()).status).toBe(ChangeRequestStatus.Open);
@@ -271,9 +271,14 @@ describe('the review cycle through the CLI', () => {
     const merge = ok(await b.quire('cr', 'merge', 'Handbook', cr.number));
     expect(merge.stdout).toContain(`Merged Handbook #${cr.number}: main comes with the next sync.`);
     expect((await onServer()).status).toBe(ChangeRequestStatus.Merged);
-    ok(await a.quire('sync', '--once'));
+    const closed = ok(await a.quire('sync', '--once'));
+    expect(closed.stdout).toContain(
+      `Handbook #${cr.number} (checked out): merged or archived on the server (or its folder deleted): the checkout is gone`,
+    );
     ok(await b.quire('sync', '--once'));
     expect(existsSync(checkout)).toBe(false);
+    const checkouts = ok(await a.quire('cr', 'checkouts'));
+    expect(checkouts.stdout).not.toContain(`#${cr.number}`);
     const files = filesOf(space('dora'));
     expect(filesOf(space('cleo'))).toEqual(files);
     expect(files).toEqual({

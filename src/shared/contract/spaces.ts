@@ -73,6 +73,8 @@ export interface SpaceSyncResult {
   readonly problems: readonly string[];
   /** Where the space's local edits went (see SpaceStatus). */
   readonly changeRequest?: WorkingChangeRequestListing;
+  /** Set for a checked-out change request's folder (its `id` is then not a space id). */
+  readonly checkout?: true;
 }
 
 /** What one sync (push then pull of every enabled space) did. */
