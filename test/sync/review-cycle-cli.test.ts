@@ -124,6 +124,8 @@ describe('the review cycle through the CLI', () => {
       writeFileSync(join(checkout, 'guides/setup.md'), '# Setup\n\nInstall it with npm.\n');
       const ready = ok(await a.quire('cr', 'ready', 'Handbook', cr.number));
       expect(ready.stdout).toContain(`Handbook #${cr.number} is ready for review`);
+      const shown = ok(await a.quire('cr', 'show', 'Handbook', cr.number));
+      expect(shown.stdout).toContain('status: open');
       const asked = await a.quire('cr', 'reviewers', 'Handbook', cr.number, '--add', 'Cleo');
       expect(asked.stderr).toContain('Changing reviewers needs a connection');
     });
@@ -189,7 +191,7 @@ describe('the review cycle through the CLI', () => {
     expect(review.stdout).toContain(
       `Requested changes on Handbook #${cr.number}, with your comment.`,
     );
-    ok(await b.quire('sync', '--once'));
+    expect(ok(await b.quire('sync', '--once')).stdout).toContain('Comments: 2 changes sent.');
     expect(await serverThreads()).toEqual([
       { page: undefined, body: 'Two things, see the pages.', replies: [] },
       { page: 'p-setup', body: 'Which npm version?', replies: [] },
@@ -222,7 +224,7 @@ describe('the review cycle through the CLI', () => {
       const pending = ok(await a.quire('cr', 'comments', 'Handbook', cr.number));
       expect(pending.stdout).toContain('3 threads, 2 with changes not sent yet.');
     });
-    ok(await a.quire('sync', '--once'));
+    expect(ok(await a.quire('sync', '--once')).stdout).toContain('Comments: 2 changes sent.');
     expect(await changeRequestMarkdown(t, SPACE, cr.id, 'p-setup')).toBe(
       '# Setup\n\nInstall it with npm 10.\n',
     );

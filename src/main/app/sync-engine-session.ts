@@ -155,7 +155,8 @@ export class SyncEngineSession implements EngineSession {
       const message = `sync failed: ${errors.join('; ')}`;
       throw new CommandFailedError({ kind: 'sync-failed', message, error: report.errors[0]! });
     }
-    return { spaces: this.results(report), errors };
+    const sent = report.comments?.sent ?? 0;
+    return { spaces: this.results(report), errors, ...(sent > 0 ? { commentsSent: sent } : {}) };
   }
 
   async status(): Promise<readonly SpaceStatus[]> {

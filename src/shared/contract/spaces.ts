@@ -83,6 +83,8 @@ export interface SyncOnceResult {
   readonly spaces: readonly SpaceSyncResult[];
   /** Failures outside one space (listing organizations or spaces). */
   readonly errors: readonly string[];
+  /** Comment changes (comments, replies, edits, reactions…) the server acknowledged this run. */
+  readonly commentsSent?: number;
 }
 
 /** Whether pushing is paused, and until when (ISO; null: until resume). */

@@ -46,6 +46,7 @@ export async function syncOnce(
     if (space.changeRequest) run.out(`  ${changeRequestText(space.changeRequest)}`);
     for (const problem of space.problems) run.out(`  problem: ${terminalText(problem)}`);
   }
+  if (result.commentsSent) run.out(`Comments: ${plural(result.commentsSent, 'change')} sent.`);
   for (const error of result.errors) run.out(`problem: ${terminalText(error)}`);
   if (conflicts + problems > 0) {
     const status = await run.app.status({});
