@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { ChangeRequestStatus } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommentThread } from '../../src/shared/contract/review';
@@ -279,6 +279,11 @@ describe('the review cycle through the CLI', () => {
     );
     ok(await b.quire('sync', '--once'));
     expect(existsSync(checkout)).toBe(false);
+    expect(existsSync(dirname(checkout))).toBe(false);
+    // Nothing left to send; the merged working change request is done with.
+    const status = JSON.parse(ok(await a.quire('status', '--json')).stdout) as SpaceStatusJson;
+    expect(status).toMatchObject({ state: 'idle', pending: 0, conflicts: 0, problems: [] });
+    expect(status.spaces.find((one) => one.id === SPACE)?.changeRequest).toBeNull();
     const checkouts = ok(await a.quire('cr', 'checkouts'));
     expect(checkouts.stdout).not.toContain(`#${cr.number}`);
     const files = filesOf(space('dora'));
@@ -297,6 +302,10 @@ describe('the review cycle through the CLI', () => {
     expect(files['guides/setup.md']).toBe('# Setup\n\nInstall it with npm 10.\n');
   });
 });
+
+interface SpaceStatusJson {
+  spaces: { id: string; changeRequest: unknown }[];
+}
 
 /** Every file under `root` (relative path → text). */
 function filesOf(root: string): Record<string, string> {
