@@ -256,8 +256,8 @@ export function reviewWorkspace(t: Text = (s) => s): CannedBridge {
       deleteComment: null,
       reactToComment: null,
       setCommentResolved: null,
-      setChangeRequestSubject: null,
-      setChangeRequestStatus: null,
+      setChangeRequestSubject: 'sent',
+      setChangeRequestStatus: 'sent',
       setReviewers: null,
       reviewChangeRequest: detail(t),
       updateChangeRequest: {

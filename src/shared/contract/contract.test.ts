@@ -362,8 +362,14 @@ const commands: { [K in CommandName]: { args: CommandArgs<K>; result: CommandRes
     args: { space: 'Handbook', number: 4, commentId: 'c-1', resolved: true },
     result: null,
   },
-  setChangeRequestSubject: { args: { space: 'Handbook', number: 4, subject: 'Fix' }, result: null },
-  setChangeRequestStatus: { args: { space: 'Handbook', number: 4, status: 'open' }, result: null },
+  setChangeRequestSubject: {
+    args: { space: 'Handbook', number: 4, subject: 'Fix' },
+    result: 'sent',
+  },
+  setChangeRequestStatus: {
+    args: { space: 'Handbook', number: 4, status: 'open' },
+    result: 'queued',
+  },
   setReviewers: {
     args: { space: 'Handbook', number: 4, add: ['bo@example.com'], remove: [] },
     result: null,

@@ -131,11 +131,15 @@ export interface QuireCommands {
 
   // --- Review actions. Subject, status and reviewers are queued when offline; a verdict, an
   // update from main and a merge need the server and are refused offline (kind `offline`).
-  setChangeRequestSubject: { args: ChangeRequestRef & { subject: string }; result: null };
+  // Each says whether it reached the server (`sent`) or waits for the next sync (`queued`).
+  setChangeRequestSubject: {
+    args: ChangeRequestRef & { subject: string };
+    result: 'sent' | 'queued';
+  };
   /** `open` marks a draft ready for review; `archived` closes it unmerged; `draft` reopens. */
   setChangeRequestStatus: {
     args: ChangeRequestRef & { status: 'draft' | 'open' | 'archived' };
-    result: null;
+    result: 'sent' | 'queued';
   };
   setReviewers: { args: ReviewerChange; result: null };
   reviewChangeRequest: {

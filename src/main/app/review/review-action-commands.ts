@@ -18,19 +18,17 @@ export class ReviewActionCommands {
   async setChangeRequestSubject(
     args: CommandArgs<'setChangeRequestSubject'>,
   ): Promise<CommandResult<'setChangeRequestSubject'>> {
-    return this.act(args, 'Changing the subject', async (actions) => {
-      await actions.setMetadata(args, { subject: args.subject });
-      return null;
-    });
+    return this.act(args, 'Changing the subject', (actions) =>
+      actions.setMetadata(args, { subject: args.subject }),
+    );
   }
 
   async setChangeRequestStatus(
     args: CommandArgs<'setChangeRequestStatus'>,
   ): Promise<CommandResult<'setChangeRequestStatus'>> {
-    return this.act(args, 'Changing the status', async (actions) => {
-      await actions.setMetadata(args, { status: args.status });
-      return null;
-    });
+    return this.act(args, 'Changing the status', (actions) =>
+      actions.setMetadata(args, { status: args.status }),
+    );
   }
 
   /**
