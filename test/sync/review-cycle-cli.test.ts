@@ -271,6 +271,24 @@ describe('the review cycle through the CLI', () => {
     expect(fresh.stdout).toContain('status: open\n');
   });
 
+  it('5b. main moves again while A has an edit waiting in the checkout: one sync brings both', async () => {
+    writeFileSync(
+      join(checkout, 'guides/setup.md'),
+      '# Setup\n\nInstall it with npm 10.\nThen run it.\n',
+    );
+    await remoteEdit(t, SPACE, [
+      { operation: 'insert_page', document: { markdown: '# Glossary\n\nTerms.\n' } },
+    ]);
+    ok(await a.quire('sync', '--once'));
+    expect(await changeRequestMarkdown(t, SPACE, cr.id, 'p-setup')).toBe(
+      '# Setup\n\nInstall it with npm 10.\nThen run it.\n',
+    );
+    expect(readFileSync(join(checkout, 'glossary.md'), 'utf8')).toBe('# Glossary\n\nTerms.\n');
+    expect((await onServer()).outdated).toBe(false);
+    const status = JSON.parse(ok(await a.quire('status', '--json')).stdout) as { pending: number };
+    expect(status.pending).toBe(0);
+  });
+
   it('6. B merges; both mirrors converge on the server, the checkout folder goes', async () => {
     const merge = ok(await b.quire('cr', 'merge', 'Handbook', cr.number));
     expect(merge.stdout).toContain(`Merged Handbook #${cr.number}: main comes with the next sync.`);
@@ -294,6 +312,7 @@ describe('the review cycle through the CLI', () => {
       'SUMMARY.md': expect.stringContaining('* [FAQ](faq.md)'),
       'README.md': await mainMarkdown(t, SPACE, 'p-welcome'),
       'faq.md': '# FAQ\n\nAsk us.\n',
+      'glossary.md': '# Glossary\n\nTerms.\n',
       // The server keeps the link as the page's reference; the folder, as Git Sync writes it.
       'guides/README.md': '# Guides\n\nStart with [setup](setup.md).\n',
       'guides/setup.md': await mainMarkdown(t, SPACE, 'p-setup'),
@@ -301,7 +320,7 @@ describe('the review cycle through the CLI', () => {
     expect(await mainMarkdown(t, SPACE, 'p-guides')).toBe(
       '# Guides\n\nStart with [setup](/pages/p-setup).\n',
     );
-    expect(files['guides/setup.md']).toBe('# Setup\n\nInstall it with npm 10.\n');
+    expect(files['guides/setup.md']).toBe('# Setup\n\nInstall it with npm 10.\nThen run it.\n');
   });
 });
 
