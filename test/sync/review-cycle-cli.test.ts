@@ -20,14 +20,15 @@ import { remoteEdit } from './sync-test-kit';
 const SPACE = 's-handbook';
 let t: TestServer;
 let dir: string;
-const a = { proxy: undefined as unknown as SwitchableProxy, quire: quireOf('dora') };
-const b = { proxy: undefined as unknown as SwitchableProxy, quire: quireOf('cleo') };
+/** A user: their own Quire home and folder, reaching the server through their own proxy. */
+interface User {
+  proxy: SwitchableProxy;
+  quire: (...args: string[]) => Promise<QuireRun>;
+}
+let a: User;
+let b: User;
 let cr: { id: string; number: string };
 let checkout: string;
-
-function quireOf(home: string) {
-  return (...args: string[]): Promise<QuireRun> => inProcessQuire(dir, home)(...args);
-}
 
 function ok(run: QuireRun): QuireRun {
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
@@ -35,7 +36,7 @@ function ok(run: QuireRun): QuireRun {
 }
 
 /** Runs `work` with the user's server cut off: what it does must not need the network. */
-async function offline<T>(user: typeof a, work: () => Promise<T>): Promise<T> {
+async function offline<T>(user: User, work: () => Promise<T>): Promise<T> {
   user.proxy.cut();
   try {
     return await work();
@@ -44,7 +45,7 @@ async function offline<T>(user: typeof a, work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function threads(user: typeof a): Promise<CommentThread[]> {
+async function threads(user: User): Promise<CommentThread[]> {
   return JSON.parse(ok(await user.quire('cr', 'comments', 'Handbook', cr.number, '--json')).stdout);
 }
 
@@ -73,8 +74,8 @@ async function onServer() {
 beforeAll(async () => {
   t = await startTestServer({ fixture: testFixture() });
   dir = mkdtempSync(join(tmpdir(), 'quire-review-cycle-'));
-  a.proxy = await startSwitchableProxy(t.url);
-  b.proxy = await startSwitchableProxy(t.url);
+  a = { proxy: await startSwitchableProxy(t.url), quire: inProcessQuire(dir, 'dora') };
+  b = { proxy: await startSwitchableProxy(t.url), quire: inProcessQuire(dir, 'cleo') };
   for (const [user, token, name] of [
     [a, TOKENS.dora, 'dora'],
     [b, TOKENS.cleo, 'cleo'],
@@ -149,31 +150,11 @@ describe('the review cycle through the CLI', () => {
     const diff = ok(await b.quire('cr', 'diff', 'Handbook', cr.number));
     expect(diff.stdout).toContain('+ Install it with npm.');
 
+    const comment = (page: string, body: string) =>
+      b.quire('cr', 'comment', 'Handbook', cr.number, '--page', page, '--body', body);
     await offline(b, async () => {
-      ok(
-        await b.quire(
-          'cr',
-          'comment',
-          'Handbook',
-          cr.number,
-          '--page',
-          'guides/setup',
-          '--body',
-          'Which npm version?',
-        ),
-      );
-      ok(
-        await b.quire(
-          'cr',
-          'comment',
-          'Handbook',
-          cr.number,
-          '--page',
-          'guides',
-          '--body',
-          'Link the setup page.',
-        ),
-      );
+      ok(await comment('guides/setup', 'Which npm version?'));
+      ok(await comment('guides', 'Link the setup page.'));
       const listed = ok(await b.quire('cr', 'comments', 'Handbook', cr.number));
       expect(listed.stdout).toContain('2 threads, 2 with changes not sent yet.');
       const verdict = await b.quire('cr', 'review', 'Handbook', cr.number, '--request-changes');
