@@ -98,8 +98,10 @@ afterAll(async () => {
 describe('review actions', () => {
   it('renames a change request and marks it ready, sent at once and shown', async () => {
     const changed = collect(dora, 'reviewChanged');
-    await dora.setChangeRequestSubject({ ...setup, subject: 'Clearer setup guide' });
-    await dora.setChangeRequestStatus({ ...setup, status: 'open' });
+    expect(await dora.setChangeRequestSubject({ ...setup, subject: 'Clearer setup guide' })).toBe(
+      'sent',
+    );
+    expect(await dora.setChangeRequestStatus({ ...setup, status: 'open' })).toBe('sent');
     const detail = await dora.changeRequest(setup);
     expect(detail).toMatchObject({ subject: 'Clearer setup guide', status: 'open' });
     expect(await onServer(setup)).toMatchObject({
@@ -208,8 +210,10 @@ describe('review actions', () => {
   it('queues a subject and "ready" offline, shows them at once, and sends them on the next sync', async () => {
     proxy.cut();
     try {
-      await dora.setChangeRequestSubject({ ...welcome, subject: 'Warmer welcome' });
-      await dora.setChangeRequestStatus({ ...welcome, status: 'open' });
+      expect(await dora.setChangeRequestSubject({ ...welcome, subject: 'Warmer welcome' })).toBe(
+        'queued',
+      );
+      expect(await dora.setChangeRequestStatus({ ...welcome, status: 'open' })).toBe('queued');
       expect(await dora.changeRequest(welcome)).toMatchObject({
         subject: 'Warmer welcome',
         status: 'open',
