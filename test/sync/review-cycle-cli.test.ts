@@ -29,6 +29,7 @@ let a: User;
 let b: User;
 let cr: { id: string; number: string };
 let checkout: string;
+let subject: string;
 
 function ok(run: QuireRun): QuireRun {
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
@@ -107,6 +108,7 @@ describe('the review cycle through the CLI', () => {
       .spaces.listChangeRequestsForSpace(SPACE, { status: ChangeRequestStatus.Draft });
     const made = data.items.find((item) => String(item.number) === number)!;
     cr = { id: made.id, number: number! };
+    subject = made.subject!;
     expect(made.status).toBe(ChangeRequestStatus.Draft);
 
     const out = ok(await a.quire('cr', 'checkout', 'Handbook', cr.number));
@@ -257,6 +259,11 @@ describe('the review cycle through the CLI', () => {
       join(checkout, 'guides/setup.md'),
       '# Setup\n\nInstall it with npm 10.\nThen run it.\n',
     );
+    const listed = ok(await a.quire('cr', 'checkouts'));
+    expect(listed.stdout).toContain(`Handbook #${cr.number} ${subject} (open, 1 edit pending)`);
+    const status = ok(await a.quire('status'));
+    expect(status.stdout).toContain(`Handbook #${cr.number} (checked out): `);
+    expect(status.stdout).not.toContain('checkout:');
     await remoteEdit(t, SPACE, [
       { operation: 'insert_page', document: { markdown: '# Glossary\n\nTerms.\n' } },
     ]);
@@ -266,8 +273,8 @@ describe('the review cycle through the CLI', () => {
     );
     expect(readFileSync(join(checkout, 'glossary.md'), 'utf8')).toBe('# Glossary\n\nTerms.\n');
     expect((await onServer()).outdated).toBe(false);
-    const status = JSON.parse(ok(await a.quire('status', '--json')).stdout) as { pending: number };
-    expect(status.pending).toBe(0);
+    const json = JSON.parse(ok(await a.quire('status', '--json')).stdout) as { pending: number };
+    expect(json.pending).toBe(0);
   });
 
   it('6. B merges; both mirrors converge on the server, the checkout folder goes', async () => {

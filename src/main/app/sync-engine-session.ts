@@ -61,6 +61,7 @@ import type { ReviewActions } from '../review/review-actions';
 import { workspaceReviewActions } from '../review/workspace-review-actions';
 import { spaceSyncResult, watchRunSummary } from './sync-results';
 import { WatchRuntimeRecord } from './watch-runtime';
+import { isCheckoutKey } from '../checkouts/checkout-store';
 
 /** The sync engine and its watcher over one cache, in the contract's terms. */
 export class SyncEngineSession implements EngineSession {
@@ -174,6 +175,7 @@ export class SyncEngineSession implements EngineSession {
       pages: space.pages,
       lastSync: space.lastSync,
       errors: space.errors,
+      ...(isCheckoutKey(space.id) ? { checkout: true as const } : {}),
     }));
   }
 

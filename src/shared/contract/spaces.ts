@@ -50,6 +50,8 @@ export interface SpaceStatus {
   readonly errors: readonly string[];
   /** Where this space's local edits go; absent until the first push creates one. */
   readonly changeRequest?: WorkingChangeRequestListing;
+  /** Set for a checked-out change request's folder (its `id` is then not a space id). */
+  readonly checkout?: true;
 }
 
 /**

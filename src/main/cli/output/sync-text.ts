@@ -26,7 +26,11 @@ export function errorLabel(space: SpaceStatus): string {
 }
 
 /** `Handbook (s-handbook)`, or `Handbook #4 (checked out)` for a checkout's folder. */
-export function syncedFolderLabel(space: SpaceSyncResult): string {
+export function syncedFolderLabel(space: {
+  readonly id: string;
+  readonly title: string;
+  readonly checkout?: true;
+}): string {
   return `${terminalText(space.title)} (${space.checkout ? 'checked out' : space.id})`;
 }
 
