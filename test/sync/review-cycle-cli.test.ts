@@ -283,7 +283,7 @@ describe('the review cycle through the CLI', () => {
     expect((await onServer()).status).toBe(ChangeRequestStatus.Merged);
     const closed = ok(await a.quire('sync', '--once'));
     expect(closed.stdout).toContain(
-      `Handbook #${cr.number} (checked out): merged or archived on the server (or its folder deleted): the checkout is gone`,
+      `Handbook #${cr.number} (checked out): merged or archived on the server, or its folder deleted: the checkout is gone`,
     );
     ok(await b.quire('sync', '--once'));
     expect(existsSync(checkout)).toBe(false);

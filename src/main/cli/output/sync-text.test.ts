@@ -28,7 +28,7 @@ describe('sync lines', () => {
   it('says a checkout closed on the server is gone, not that a space was removed', () => {
     expect(outcomeText(SPACE)).toBe('removed on the server; its unedited files were removed');
     expect(outcomeText({ ...SPACE, checkout: true })).toBe(
-      'merged or archived on the server (or its folder deleted): the checkout is gone',
+      'merged or archived on the server, or its folder deleted: the checkout is gone',
     );
   });
 });

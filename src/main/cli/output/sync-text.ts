@@ -36,7 +36,7 @@ export function syncedFolderLabel(space: {
 
 export function outcomeText(space: SpaceSyncResult): string {
   if (space.checkout && space.outcome === 'removed') {
-    return 'merged or archived on the server (or its folder deleted): the checkout is gone';
+    return 'merged or archived on the server, or its folder deleted: the checkout is gone';
   }
   const pushed = space.pushed ? `${plural(space.pushed, 'change')} pushed, ` : '';
   return `${pushed}${pullText(space)}`;
