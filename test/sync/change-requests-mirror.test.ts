@@ -255,11 +255,21 @@ describe('change requests mirrored by the sync', () => {
       remote: client,
       folder: join(home, 'mirror'),
       clock: { now: () => new Date() },
-      changeRequests: { remote: new WorkspaceChangeRequestRemote(client), intervalMs: 60_000 },
+      changeRequests: {
+        remote: new WorkspaceChangeRequestRemote(client),
+        intervalMs: 60_000,
+        sendQueued: async () => {
+          sends += 1;
+          return [];
+        },
+      },
     });
+    let sends = 0;
     requests.length = 0;
     await throttled.syncOnce();
     expect(requests.filter((path) => path.includes('change-requests'))).toEqual([]);
+    // What the user queued offline goes with this sync all the same, not after the interval.
+    expect(sends).toBe(1);
   });
 
   it('reads the inbox, a change request and its diff with the server stopped', async () => {

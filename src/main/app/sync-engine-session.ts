@@ -61,6 +61,7 @@ import type { ReviewActions } from '../review/review-actions';
 import { workspaceReviewActions } from '../review/workspace-review-actions';
 import { spaceSyncResult, watchRunSummary } from './sync-results';
 import { WatchRuntimeRecord } from './watch-runtime';
+import { isCheckoutKey } from '../checkouts/checkout-store';
 
 /** The sync engine and its watcher over one cache, in the contract's terms. */
 export class SyncEngineSession implements EngineSession {
@@ -103,6 +104,9 @@ export class SyncEngineSession implements EngineSession {
             changeRequests: {
               remote: new WorkspaceChangeRequestRemote(options.remote),
               sendQueued: () => this.sendQueuedReviewChanges(),
+              // A one-off sync is the user asking for news: it reads the mirror fresh (only a
+              // watcher, syncing on its own every few seconds, keeps to the interval).
+              ...(options.watching ? {} : { intervalMs: 0 }),
             },
             comments: {
               remote: new WorkspaceCommentRemote(options.remote),
@@ -152,7 +156,8 @@ export class SyncEngineSession implements EngineSession {
       const message = `sync failed: ${errors.join('; ')}`;
       throw new CommandFailedError({ kind: 'sync-failed', message, error: report.errors[0]! });
     }
-    return { spaces: this.results(report), errors };
+    const sent = report.comments?.sent ?? 0;
+    return { spaces: this.results(report), errors, ...(sent > 0 ? { commentsSent: sent } : {}) };
   }
 
   async status(): Promise<readonly SpaceStatus[]> {
@@ -170,6 +175,7 @@ export class SyncEngineSession implements EngineSession {
       pages: space.pages,
       lastSync: space.lastSync,
       errors: space.errors,
+      ...(isCheckoutKey(space.id) ? { checkout: true as const } : {}),
     }));
   }
 

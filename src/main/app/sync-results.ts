@@ -1,5 +1,6 @@
 import type { WatchRunSummary } from '../../shared/contract/activity';
 import type { SpaceSyncResult } from '../../shared/contract/spaces';
+import { isCheckoutKey } from '../checkouts/checkout-store';
 import type { SpaceSyncReport } from '../sync/sync-engine';
 import { problemText } from '../sync/problem-text';
 import type { WatchRun } from '../sync/sync-watcher';
@@ -25,6 +26,7 @@ export function spaceSyncResult(space: SpaceSyncReport): SpaceSyncResult {
     conflicts,
     problems,
     ...(space.pushed ? { pushed: space.pushed } : {}),
+    ...(isCheckoutKey(space.spaceId) ? { checkout: true as const } : {}),
   };
 }
 

@@ -30,6 +30,11 @@ export function checkoutKey(spaceId: string, changeRequestId: string): string {
   return `checkout:${spaceId}:${changeRequestId}`;
 }
 
+/** Whether a key is a checkout's (see checkoutKey), not a server's space id. */
+export function isCheckoutKey(key: string): boolean {
+  return key.startsWith('checkout:');
+}
+
 /** Queries over `checkouts`. */
 export class CheckoutStore {
   constructor(private readonly db: CacheDb) {}
@@ -49,12 +54,12 @@ export class CheckoutStore {
 
   /** The space whose server calls a key stands for (the key itself when not a checkout's). */
   spaceIdOf(key: string): string {
-    if (!key.startsWith('checkout:')) return key;
+    if (!isCheckoutKey(key)) return key;
     return this.get(key)?.spaceId ?? key;
   }
 
   isCheckout(key: string): boolean {
-    return key.startsWith('checkout:') && this.get(key) !== undefined;
+    return isCheckoutKey(key) && this.get(key) !== undefined;
   }
 
   /** Call inside the transaction that inserts the checkout's `spaces` row. */

@@ -16,6 +16,15 @@ describe('resolveReviewer', () => {
     expect(resolveReviewer('ana.ruiz@acme.test', MEMBERS).id).toBe('u-ana2');
   });
 
+  it('takes a first name when no display name matches and only one member has it', () => {
+    expect(resolveReviewer('bo', MEMBERS).id).toBe('u-bo');
+    expect(resolveReviewer('Cy', MEMBERS).id).toBe('u-cy');
+    expect(() => resolveReviewer('Ana', MEMBERS)).toThrow(
+      '"Ana" names 2 members (ana.ruiz@acme.test, ana@acme.test): give an email or a user id',
+    );
+    expect(() => resolveReviewer('Lind', MEMBERS)).toThrow('nobody in the organization is "Lind"');
+  });
+
   it('says when nobody or several people match', () => {
     expect(() => resolveReviewer('Zed', MEMBERS)).toThrow(
       'nobody in the organization is "Zed" (give a member\'s user id, email or name)',

@@ -6,8 +6,9 @@ export class ReviewerNotResolvedError extends Error {
 }
 
 /**
- * The member a reviewer name stands for: a user id, an email, or a display name (case-insensitive,
- * exact). An id or an email is unique; a display name shared by several people is refused with
+ * The member a reviewer name stands for: a user id, an email, a display name (case-insensitive,
+ * exact) or, when no display name is, the first word of one ("Cleo" for "Cleo Review": what
+ * people type). An id or an email is unique; a name shared by several people is refused with
  * their emails, so the user can pick one.
  */
 export function resolveReviewer(name: string, members: readonly RemoteMember[]): RemoteMember {
@@ -17,7 +18,9 @@ export function resolveReviewer(name: string, members: readonly RemoteMember[]):
   const folded = wanted.toLocaleLowerCase();
   const byEmail = members.filter((member) => member.email?.toLocaleLowerCase() === folded);
   if (byEmail.length === 1) return byEmail[0]!;
-  const byName = members.filter((member) => member.displayName.toLocaleLowerCase() === folded);
+  const named = members.filter((member) => member.displayName.toLocaleLowerCase() === folded);
+  const byName =
+    named.length > 0 ? named : members.filter((member) => firstWordOf(member) === folded);
   if (byName.length === 1) return byName[0]!;
   if (byName.length > 1) {
     const who = byName
@@ -31,6 +34,10 @@ export function resolveReviewer(name: string, members: readonly RemoteMember[]):
   throw new ReviewerNotResolvedError(
     `nobody in the organization is "${wanted}" (give a member's user id, email or name)`,
   );
+}
+
+function firstWordOf(member: RemoteMember): string {
+  return member.displayName.trim().split(/\s+/)[0]!.toLocaleLowerCase();
 }
 
 /** Every name resolved, or the first that is not (nothing is sent unless all are known). */

@@ -227,10 +227,11 @@ async function mirrorChangeRequests(ctx: EngineContext, run: SyncRun): Promise<v
   const now = ctx.clock.now().getTime();
   const last = Date.parse(ctx.state.get(CHANGE_REQUESTS_PULLED_AT) ?? '');
   const interval = options.intervalMs ?? CHANGE_REQUEST_INTERVAL_MS;
-  const fresh = Number.isFinite(last) && now - last >= 0 && now - last < interval;
-  if (fresh && !run.refreshChangeRequests) return;
   try {
+    // What the user queued offline goes with the next sync, whatever the mirror's interval.
     for (const problem of (await options.sendQueued?.()) ?? []) ctx.log('warn', problem);
+    const fresh = Number.isFinite(last) && now - last >= 0 && now - last < interval;
+    if (fresh && !run.refreshChangeRequests) return;
     const pulled = await pullChangeRequests({
       db: ctx.db,
       spaces: ctx.spaces,

@@ -50,6 +50,8 @@ export interface SpaceStatus {
   readonly errors: readonly string[];
   /** Where this space's local edits go; absent until the first push creates one. */
   readonly changeRequest?: WorkingChangeRequestListing;
+  /** Set for a checked-out change request's folder (its `id` is then not a space id). */
+  readonly checkout?: true;
 }
 
 /**
@@ -73,6 +75,8 @@ export interface SpaceSyncResult {
   readonly problems: readonly string[];
   /** Where the space's local edits went (see SpaceStatus). */
   readonly changeRequest?: WorkingChangeRequestListing;
+  /** Set for a checked-out change request's folder (its `id` is then not a space id). */
+  readonly checkout?: true;
 }
 
 /** What one sync (push then pull of every enabled space) did. */
@@ -81,6 +85,8 @@ export interface SyncOnceResult {
   readonly spaces: readonly SpaceSyncResult[];
   /** Failures outside one space (listing organizations or spaces). */
   readonly errors: readonly string[];
+  /** Comment changes (comments, replies, edits, reactions…) the server acknowledged this run. */
+  readonly commentsSent?: number;
 }
 
 /** Whether pushing is paused, and until when (ISO; null: until resume). */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ChangeRequestRef } from '../../../shared/contract/change-requests';
 import type { ChangeRequestActionOutcome } from '../../../shared/contract/review';
+import type { MetadataDelivery } from '../../../shared/contract/quire-commands';
 import {
   CliError,
   EXIT_OK,
@@ -24,20 +25,20 @@ export const crActionCommands: Readonly<Record<string, CliCommand>> = {
       throw new CliError('usage: quire cr subject <space> <number> <text>', EXIT_USAGE);
     const ref = refOf(args.slice(0, 2));
     const subject = args.slice(2).join(' ');
-    await action(run.app.setChangeRequestSubject({ ...ref, subject }));
-    run.out(`Subject of ${name(ref)} set to "${oneLine(subject)}"${QUEUED_NOTE}`);
+    const delivery = await action(run.app.setChangeRequestSubject({ ...ref, subject }));
+    run.out(`Subject of ${name(ref)} set to "${oneLine(subject)}"${deliveryNote(delivery)}`);
     return EXIT_OK;
   },
   ready: async (run, _values, args) => {
     const ref = refOf(args);
-    await action(run.app.setChangeRequestStatus({ ...ref, status: 'open' }));
-    run.out(`${name(ref)} is ready for review${QUEUED_NOTE}`);
+    const delivery = await action(run.app.setChangeRequestStatus({ ...ref, status: 'open' }));
+    run.out(`${name(ref)} is ready for review${deliveryNote(delivery)}`);
     return EXIT_OK;
   },
   archive: async (run, _values, args) => {
     const ref = refOf(args);
-    await action(run.app.setChangeRequestStatus({ ...ref, status: 'archived' }));
-    run.out(`${name(ref)} is archived${QUEUED_NOTE}`);
+    const delivery = await action(run.app.setChangeRequestStatus({ ...ref, status: 'archived' }));
+    run.out(`${name(ref)} is archived${deliveryNote(delivery)}`);
     return EXIT_OK;
   },
   review,
@@ -62,7 +63,11 @@ export const crActionCommands: Readonly<Record<string, CliCommand>> = {
 };
 
 /** Sent at once when the server answers; otherwise it waits in the cache for the next sync. */
-const QUEUED_NOTE = ' (sent now, or by the next sync if the server cannot be reached).';
+function deliveryNote({ delivery }: MetadataDelivery): string {
+  return delivery === 'sent'
+    ? '.'
+    : ' here; the server cannot be reached: queued, the next sync sends it (`quire sync --once`).';
+}
 
 async function review(run: Run, values: Values, args: string[]): Promise<number> {
   const ref = refOf(args);

@@ -1,5 +1,6 @@
+import { join, sep } from 'node:path';
 import type { ChangeRequestCheckout } from '../../../shared/contract/review';
-import { CliError, EXIT_OK, EXIT_USAGE, type CliCommand } from '../cli-run';
+import { CliError, EXIT_OK, EXIT_USAGE, type CliCommand, type Run } from '../cli-run';
 import { oneLine, plural } from '../output/text';
 import { known, refOf } from './change-requests';
 
@@ -25,7 +26,10 @@ export const crCheckoutCommands: Readonly<Record<string, CliCommand>> = {
       run.out(JSON.stringify(checkouts, null, 2));
       return EXIT_OK;
     }
-    for (const checkout of checkouts) for (const line of checkoutLines(checkout)) run.out(line);
+    const unsynced = checkouts.length === 0 ? () => 0 : await unsyncedCounter(run);
+    for (const checkout of checkouts) {
+      for (const line of checkoutLines(checkout, unsynced(checkout.folder))) run.out(line);
+    }
     run.out(
       checkouts.length === 0
         ? 'No change request checked out (`quire cr checkout <space> <number>` checks one out).'
@@ -35,9 +39,21 @@ export const crCheckoutCommands: Readonly<Record<string, CliCommand>> = {
   },
 };
 
-function checkoutLines(checkout: ChangeRequestCheckout): string[] {
-  const pending =
-    checkout.pending === 0 ? 'nothing pending' : `${plural(checkout.pending, 'edit')} pending`;
+/**
+ * Edits saved in a folder since the last sync (what `quire status` lists as not yet synced):
+ * pending too, though no push has queued them yet.
+ */
+async function unsyncedCounter(run: Run): Promise<(folder: string) => number> {
+  const connection = await run.app.connection({});
+  if (connection.state === 'new') return () => 0;
+  const edits = await run.app.unsyncedEdits({});
+  const paths = edits.map((edit) => join(connection.folder, ...edit.path.split('/')));
+  return (folder) => paths.filter((path) => path.startsWith(folder + sep)).length;
+}
+
+function checkoutLines(checkout: ChangeRequestCheckout, unsynced: number): string[] {
+  const waiting = checkout.pending + unsynced;
+  const pending = waiting === 0 ? 'nothing pending' : `${plural(waiting, 'edit')} pending`;
   const lines = [
     `${oneLine(checkout.space)} #${checkout.number} ${oneLine(checkout.subject)} (${checkout.status}, ${pending})`,
     `  ${checkout.folder}`,

@@ -1,7 +1,12 @@
 import { CommandFailedError } from '../../../shared/contract/command-error';
 import { CliError, EXIT_OK, EXIT_USAGE, type CliCommand, type Run } from '../cli-run';
 import { refusedJson, spaceStatusJson } from '../output/json';
-import { changeRequestText, errorLabel, unsyncedText } from '../output/sync-text';
+import {
+  changeRequestText,
+  errorLabel,
+  syncedFolderLabel,
+  unsyncedText,
+} from '../output/sync-text';
 import { problemHints } from '../output/problem-hints';
 import { plural } from '../output/text';
 import { terminalText } from '../terminal-text';
@@ -85,7 +90,7 @@ export const status: CliCommand = async (run, values, args) => {
       plural(space.pages, 'page'),
       space.lastSync ? `last sync ${space.lastSync}` : undefined,
     ].filter((fact) => fact !== undefined);
-    run.out(`${terminalText(space.title)} (${space.id}): ${facts.join(', ')}`);
+    run.out(`${syncedFolderLabel(space)}: ${facts.join(', ')}`);
     if (space.changeRequest) run.out(`  ${changeRequestText(space.changeRequest)}`);
     for (const edit of unsyncedIn(space.id)) run.out(`  ${unsyncedText(edit)}`);
     for (const error of space.errors) run.out(`  ${errorLabel(space)}: ${terminalText(error)}`);

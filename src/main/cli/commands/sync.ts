@@ -1,6 +1,11 @@
 import { CommandFailedError } from '../../../shared/contract/command-error';
 import { CliError, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, type Run, type Values } from '../cli-run';
-import { changeRequestText, outcomeText, watchRunText } from '../output/sync-text';
+import {
+  changeRequestText,
+  outcomeText,
+  syncedFolderLabel,
+  watchRunText,
+} from '../output/sync-text';
 import { problemHints } from '../output/problem-hints';
 import { plural, quote } from '../output/text';
 import type { ProgressBar } from '../progress-bar';
@@ -37,10 +42,11 @@ export async function syncOnce(
     conflicts += space.conflicts;
     problems += space.problems.length;
     const conflictNote = space.conflicts > 0 ? `, ${plural(space.conflicts, 'conflict')}` : '';
-    run.out(`${terminalText(space.title)} (${space.id}): ${outcomeText(space)}${conflictNote}`);
+    run.out(`${syncedFolderLabel(space)}: ${outcomeText(space)}${conflictNote}`);
     if (space.changeRequest) run.out(`  ${changeRequestText(space.changeRequest)}`);
     for (const problem of space.problems) run.out(`  problem: ${terminalText(problem)}`);
   }
+  if (result.commentsSent) run.out(`Comments: ${plural(result.commentsSent, 'change')} sent.`);
   for (const error of result.errors) run.out(`problem: ${terminalText(error)}`);
   if (conflicts + problems > 0) {
     const status = await run.app.status({});

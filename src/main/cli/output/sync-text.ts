@@ -25,7 +25,19 @@ export function errorLabel(space: SpaceStatus): string {
   return space.state === 'error' ? 'error' : 'problem';
 }
 
+/** `Handbook (s-handbook)`, or `Handbook #4 (checked out)` for a checkout's folder. */
+export function syncedFolderLabel(space: {
+  readonly id: string;
+  readonly title: string;
+  readonly checkout?: true;
+}): string {
+  return `${terminalText(space.title)} (${space.checkout ? 'checked out' : space.id})`;
+}
+
 export function outcomeText(space: SpaceSyncResult): string {
+  if (space.checkout && space.outcome === 'removed') {
+    return 'merged or archived on the server, or its folder deleted: the checkout is gone';
+  }
   const pushed = space.pushed ? `${plural(space.pushed, 'change')} pushed, ` : '';
   return `${pushed}${pullText(space)}`;
 }
