@@ -654,7 +654,7 @@ const faultArb = fc.constantFrom<FetchFault>(
   'crash-after',
 );
 const checkouts = checkoutModel({ server: () => t, me: ME, other: OTHER });
-const commandArbs = [
+const commandArbs: fc.Arbitrary<Cmd>[] = [
   fc.tuple(fc.nat(), fc.boolean()).map(([pick, poison]) => new LocalRefusedCreate(pick, poison)),
   fc.constant(new LocalTwins()),
   fc.nat().map((pick) => new LocalNewFolder(pick)),
