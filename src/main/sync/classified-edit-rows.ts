@@ -20,6 +20,11 @@ export function classifiedEditRows(
   const content = (path: string, pageId: string | null, localKey: string | null) => {
     const file = scanned.get(path);
     if (file === undefined) return;
+    // A page whose file moved without a recorded move (one left in place until its new folder
+    // belongs to a page) still had a change pushed from its new file: its old path is gone too,
+    // or the next push would take the page's file for deleted and delete the page.
+    const before = pageId === null ? undefined : byPage.get(pageId);
+    if (before !== undefined && before.path !== path) deletion(before.path, pageId);
     const stored = storedIdentity(pageId);
     result.set(path, {
       path,

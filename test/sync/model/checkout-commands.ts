@@ -210,11 +210,40 @@ export function checkoutModel(server: CheckoutModelServer) {
     toString = () => `checkout-merge(${this.crPick})`;
   }
 
+  /**
+   * The user edits a checked-out change request (after a synced edit, with `syncedFirst`) and
+   * another user merges it before the edit is pushed: the pending edit must not be lost (it goes
+   * to main's next push, or stays in its file, reported), and the folder is not removed under it.
+   */
+  class CheckoutEditThenMerge implements Cmd {
+    constructor(
+      readonly crPick: number,
+      readonly pick: number,
+      readonly syncedFirst: boolean,
+    ) {}
+    check = () => true;
+    async run(model: object, real: CheckoutSystem): Promise<void> {
+      if (this.syncedFirst) {
+        await new CheckoutEdit(this.crPick, this.pick).run(model, real);
+        real.transport.arm(new Map());
+        await real.engine.syncOnce();
+        real.trace.push('checkout sync');
+      }
+      await new CheckoutEdit(this.crPick, this.pick + 1).run(model, real);
+      await new CheckoutMerge(this.crPick).run(model, real);
+    }
+    toString = () =>
+      `checkout-edit-then-merge(${this.crPick}, ${this.pick}${this.syncedFirst ? ', synced first' : ''})`;
+  }
+
   const arbs = [
     fc.constant(new CheckoutNew()),
     fc.tuple(fc.nat(), fc.nat()).map(([cr, pick]) => new CheckoutEdit(cr, pick)),
     fc.tuple(fc.nat(), fc.nat()).map(([cr, pick]) => new CheckoutRemoteEdit(cr, pick)),
     fc.nat().map((cr) => new CheckoutMerge(cr)),
+    fc
+      .tuple(fc.nat(), fc.nat(), fc.boolean())
+      .map(([cr, pick, synced]) => new CheckoutEditThenMerge(cr, pick, synced)),
   ];
 
   /** Paths with a problem or an open conflict recorded for a checkout. */

@@ -197,6 +197,40 @@ class RemoteCommentDelete implements Cmd {
   toString = () => `remote-delete-comment(${this.pick})`;
 }
 
+/**
+ * The user edits (or replies to) their comment after another user deleted it on the server, before
+ * a sync told them: the edit must be reported on the comment, not lost (issue 14).
+ */
+class CommentEditDeletedRemotely implements Cmd {
+  constructor(
+    private readonly other: () => GitBookAPI,
+    private readonly sync: () => Cmd,
+    readonly reply: boolean,
+  ) {}
+  check = () => true;
+  async run(model: object, real: CommentReal): Promise<void> {
+    const { marker, text } = newText(real);
+    const thread = local(real).post(refOf(real), null, text);
+    real.trace.push(`comment ${thread.id} → ${marker}`);
+    await this.sync().run(model, real);
+    const sent = threads(real).find((item) => markersIn(item.body).includes(marker));
+    if (sent === undefined || sent.pending !== null) return;
+    await this.other().spaces.deleteCommentInSpace(real.spaceId, sent.id);
+    stateOf(real).gone.add(marker);
+    real.trace.push(`remote delete ${sent.id}`);
+    const next = newText(real);
+    if (this.reply) {
+      const reply = local(real).reply(refOf(real), sent.id, next.text);
+      real.trace.push(`reply ${reply.id} to the deleted ${sent.id} → ${next.marker}`);
+    } else {
+      stateOf(real).live.delete(marker);
+      local(real).edit({ ...refOf(real), commentId: sent.id, replyId: null }, next.text);
+      real.trace.push(`edit the deleted ${sent.id} → ${next.marker}`);
+    }
+  }
+  toString = () => `edit-comment-deleted-remotely(${this.reply ? 'reply' : 'edit'})`;
+}
+
 /** A comment write (POST, PUT, DELETE of a comment or reply). */
 const COMMENT_WRITE = /^(POST|PUT|DELETE) .*\/comments(\/[^/]+(\/replies(\/[^/]+)?)?)?$/;
 
@@ -236,6 +270,7 @@ export function commentCommandArbs(other: () => GitBookAPI, sync: () => Cmd) {
     fc.nat().map((pick) => new CommentDelete(pick)),
     fc.constant(new RemoteComment(other)),
     fc.nat().map((pick) => new RemoteCommentDelete(other, pick)),
+    fc.boolean().map((reply) => new CommentEditDeletedRemotely(other, sync, reply)),
   ];
 }
 
