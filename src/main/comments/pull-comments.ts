@@ -14,6 +14,10 @@ export interface CommentPullDeps {
   /** The signed-in user: whose change requests and comments raise notifications. */
   userId: string;
   now(): Date;
+  /** Pull every scope now, whatever its last pull (a sync the user asked for in the app). */
+  refresh?: boolean;
+  /** Scopes this run just sent changes to: read back at once. */
+  touched?: readonly CommentScope[];
 }
 
 export interface CommentPullReport {
@@ -28,7 +32,19 @@ interface MirroredScope {
   scope: CommentScope;
   subject: string;
   createdBy: string;
+  /**
+   * What says the comments may have moved without waiting for COMMENTS_REFRESH_MS: a change
+   * request's listing fingerprint (its update time and open-comment count); none for a space.
+   */
+  signal: string;
 }
+
+/**
+ * A scope whose signal did not move is read again at most this often: there is no listing of a
+ * workspace's comments, so reading every space's on every run would cost one request per space
+ * (200 spaces: 200 requests for an unchanged sync).
+ */
+const COMMENTS_REFRESH_MS = 5 * 60 * 1000;
 
 /** The replies fingerprint of a comment nobody replied to (see parseComment). */
 const NO_REPLIES = JSON.stringify([0, '']);
@@ -51,6 +67,7 @@ const EXCERPT_LENGTH = 140;
 export async function pullComments(deps: CommentPullDeps): Promise<CommentPullReport> {
   const report: CommentPullReport = { changed: [], notifications: [], errors: [], offline: false };
   for (const mirrored of scopesOf(deps)) {
+    if (!due(deps, mirrored)) continue;
     try {
       await pullScope(deps, mirrored, report);
     } catch (error) {
@@ -72,15 +89,28 @@ function scopesOf(deps: CommentPullDeps): MirroredScope[] {
     .listSpaces()
     .filter((space) => space.enabled && space.removedAt === null && space.syncedRevision !== null);
   for (const space of synced) {
-    scopes.push({ scope: { spaceId: space.id, changeRequest: null }, subject: '', createdBy: '' });
+    scopes.push({
+      scope: { spaceId: space.id, changeRequest: null },
+      subject: '',
+      createdBy: '',
+      signal: '',
+    });
     const rows = deps.db
-      .prepare('SELECT number, subject, created_by FROM change_requests WHERE space_id = ?')
-      .all(space.id) as { number: number; subject: string; created_by: string }[];
+      .prepare(
+        'SELECT number, subject, created_by, fingerprint FROM change_requests WHERE space_id = ?',
+      )
+      .all(space.id) as {
+      number: number;
+      subject: string;
+      created_by: string;
+      fingerprint: string;
+    }[];
     for (const row of rows) {
       scopes.push({
         scope: { spaceId: space.id, changeRequest: row.number },
         subject: row.subject,
         createdBy: row.created_by,
+        signal: row.fingerprint,
       });
     }
     // Change requests that left the mirror take their comments with them.
@@ -93,6 +123,24 @@ function scopesOf(deps: CommentPullDeps): MirroredScope[] {
   }
   return scopes;
 }
+
+/** Never pulled, asked for, just written to, its signal moved, or its last pull is old. */
+function due(deps: CommentPullDeps, mirrored: MirroredScope): boolean {
+  const { scope } = mirrored;
+  if (deps.refresh === true) return true;
+  const same = (other: CommentScope) =>
+    other.spaceId === scope.spaceId && other.changeRequest === scope.changeRequest;
+  if (deps.touched?.some(same)) return true;
+  const state = new SyncStateStore(deps.db);
+  const last = Date.parse(state.get(pulledAtKey(scope)) ?? '');
+  const age = deps.now().getTime() - last;
+  if (!Number.isFinite(age) || age < 0 || age >= COMMENTS_REFRESH_MS) return true;
+  return state.get(signalKey(scope)) !== mirrored.signal;
+}
+
+const pulledAtKey = (scope: CommentScope) =>
+  `comments.pulledAt.${scope.spaceId}.${scopeKey(scope)}`;
+const signalKey = (scope: CommentScope) => `comments.signal.${scope.spaceId}.${scopeKey(scope)}`;
 
 async function pullScope(
   deps: CommentPullDeps,
@@ -139,6 +187,8 @@ async function pullScope(
     if (item.parentId === null && !listed.has(item.id)) mirror.remove(scope, item.id);
   }
   state.set(pulledKey, 'yes');
+  state.set(pulledAtKey(scope), deps.now().toISOString());
+  state.set(signalKey(scope), mirrored.signal);
   if (JSON.stringify(before) !== JSON.stringify(mirror.list(scope))) report.changed.push(scope);
 }
 

@@ -28,6 +28,8 @@ export interface CommentSyncDeps extends CommentSyncOptions {
   db: CacheDb;
   /** Sending is paused (`quire pause`): the threads are still pulled. */
   paused: boolean;
+  /** Read every thread now (see CommentPullDeps.refresh). */
+  refresh?: boolean;
   now(): Date;
   spaces: SpaceCache;
   log(level: 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
@@ -54,7 +56,7 @@ export async function syncComments(deps: CommentSyncDeps): Promise<CommentSyncRe
       report.changed.push(...drained.changed);
       if (drained.offline) return finish(report);
     }
-    const pulled = await pullComments(deps);
+    const pulled = await pullComments({ ...deps, touched: report.changed });
     report.notifications = pulled.notifications;
     report.changed.push(...pulled.changed);
     report.errors = pulled.errors;

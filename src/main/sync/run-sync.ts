@@ -260,6 +260,7 @@ async function runCommentStep(ctx: EngineContext, run: SyncRun): Promise<void> {
     db: ctx.db,
     spaces: ctx.spaces,
     paused: ctx.pauses.state().paused,
+    refresh: run.refreshChangeRequests,
     now: () => ctx.clock.now(),
     log: ctx.log,
   });
