@@ -9,7 +9,7 @@ import {
   type LettersKit,
   workingChangeRequest,
 } from './letters-space';
-import { engineFor, readTree, treeAsText } from './sync-test-kit';
+import { engineFor, readTree, remoteEdit, treeAsText } from './sync-test-kit';
 
 /**
  * A page's image link is relative to its file (`.gitbook/assets/x.png` from `alpha.md`,
@@ -78,5 +78,20 @@ describe('a page with a relative image link, placed at another path by its own p
     // Was: beta/alpha.md kept `.gitbook/assets/img1.png` (a broken link there) and its
     // local_edits row never settled, silently: the server has `../.gitbook/assets/img1.png`.
     expect(treeAsText(readTree(letters.root))).toEqual(await freshFolder());
+  });
+
+  it('changed on both sides: still a conflict, the local file kept as written', async () => {
+    const local = '# Alpha\n\nWith an image.\n\n![img1.png](.gitbook/assets/img1.png)\n';
+    write('alpha/note1.md', '# Note1\n\nNew.\n');
+    write('.gitbook/assets/img1.png', IMAGE);
+    write('alpha.md', local);
+    await letters.kit.engine.syncOnce();
+    await remoteEdit(letters.t, SPACE, [
+      { operation: 'update_page', page: 'p-alpha', document: { markdown: '# Alpha\n\nOther.\n' } },
+    ]);
+    const report = await letters.kit.engine.syncOnce();
+    const problems = (report.spaces[0]?.problems ?? []).map((p) => `${p.kind} ${p.path}`);
+    expect(problems).toEqual(['conflict alpha.md']);
+    expect(readTree(letters.root).get('alpha.md')?.toString()).toBe(local);
   });
 });
