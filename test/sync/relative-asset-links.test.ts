@@ -9,15 +9,14 @@ import {
   type LettersKit,
   workingChangeRequest,
 } from './letters-space';
-import { engineFor, readTree, treeAsText } from './sync-test-kit';
+import { engineFor, readTree, remoteEdit, treeAsText } from './sync-test-kit';
 
 /**
- * KNOWN BUGS (marked `it.fails`: they pass while the bug is there; remove `.fails` once fixed).
  * A page's image link is relative to its file (`.gitbook/assets/x.png` from `alpha.md`,
  * `../.gitbook/assets/x.png` from `alpha/README.md`), and the engine compares a file's bytes with
  * what the server's revision renders at a path: when the user's push places the page at another
- * path, the same content reads as different bytes there. Found by sync-model.property.test.ts
- * with random seeds (page commands only): `create(alpha/…), image(alpha.md), merge` and
+ * path, the same content reads as different bytes there; the pull rewrites the file's links for
+ * its place (see follow-placed-pages.ts). Found by sync-model.property.test.ts with random seeds (page commands only): `create(alpha/…), image(alpha.md), merge` and
  * `image(alpha.md), sync, move(alpha.md → beta/alpha.md), merge`.
  */
 let letters: LettersKit;
@@ -58,17 +57,17 @@ async function freshFolder(): Promise<Record<string, string>> {
 }
 
 describe('a page with a relative image link, placed at another path by its own push', () => {
-  it.fails('gaining children (alpha.md → alpha/README.md): no conflict, converges', async () => {
+  it('gaining children (alpha.md → alpha/README.md): no conflict, converges', async () => {
     write('alpha/note1.md', '# Note1\n\nNew.\n');
     write('.gitbook/assets/img1.png', IMAGE);
     write('alpha.md', '# Alpha\n\nWith an image.\n\n![img1.png](.gitbook/assets/img1.png)\n');
     await letters.kit.engine.syncOnce();
-    // Today: "conflict alpha.md" (both sides edited line 5: only the link's relative form).
+    // Was: "conflict alpha.md" (both sides edited line 5: only the link's relative form).
     expect(await mergeAndSync()).toEqual([]);
     expect(treeAsText(readTree(letters.root))).toEqual(await freshFolder());
   });
 
-  it.fails('moved (alpha.md → beta/alpha.md): converges once merged', async () => {
+  it('moved (alpha.md → beta/alpha.md): converges once merged', async () => {
     write('.gitbook/assets/img1.png', IMAGE);
     write('alpha.md', '# Alpha\n\nWith an image.\n\n![img1.png](.gitbook/assets/img1.png)\n');
     await letters.kit.engine.syncOnce();
@@ -76,8 +75,23 @@ describe('a page with a relative image link, placed at another path by its own p
     renameSync(join(letters.root, 'alpha.md'), join(letters.root, 'beta/alpha.md'));
     await letters.kit.engine.syncOnce();
     expect(await mergeAndSync()).toEqual([]);
-    // Today: beta/alpha.md keeps `.gitbook/assets/img1.png` (a broken link there) and its
-    // local_edits row never settles, silently: the server has `../.gitbook/assets/img1.png`.
+    // Was: beta/alpha.md kept `.gitbook/assets/img1.png` (a broken link there) and its
+    // local_edits row never settled, silently: the server has `../.gitbook/assets/img1.png`.
     expect(treeAsText(readTree(letters.root))).toEqual(await freshFolder());
+  });
+
+  it('changed on both sides: still a conflict, the local file kept as written', async () => {
+    const local = '# Alpha\n\nWith an image.\n\n![img1.png](.gitbook/assets/img1.png)\n';
+    write('alpha/note1.md', '# Note1\n\nNew.\n');
+    write('.gitbook/assets/img1.png', IMAGE);
+    write('alpha.md', local);
+    await letters.kit.engine.syncOnce();
+    await remoteEdit(letters.t, SPACE, [
+      { operation: 'update_page', page: 'p-alpha', document: { markdown: '# Alpha\n\nOther.\n' } },
+    ]);
+    const report = await letters.kit.engine.syncOnce();
+    const problems = (report.spaces[0]?.problems ?? []).map((p) => `${p.kind} ${p.path}`);
+    expect(problems).toEqual(['conflict alpha.md']);
+    expect(readTree(letters.root).get('alpha.md')?.toString()).toBe(local);
   });
 });
