@@ -4,22 +4,15 @@
  * with the same files, byte for byte. The corpus holds no binary assets; the ones ASSETS.tsv
  * lists are stood in for by small files. Skips (one line from vitest's global setup) without it.
  */
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { corpusAvailable, SHARED_CORPUS } from '../support/shared-corpus';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { inProcessQuire } from '../sync/in-process-quire';
+import { filesUnder } from '../support/folder-files';
 
 /**
  * Files of a Git Sync repository the import does not carry, each with the reason (the README
@@ -52,13 +45,6 @@ function corpusFolders(): string[] {
   if (!corpusAvailable) return [];
   const docs = readFileSync(join(SHARED_CORPUS, 'docs.yaml'), 'utf8');
   return [...docs.matchAll(/^\s*directory: \.\/(\S+)\s*$/gm)].map((m) => m[1] ?? '');
-}
-
-function filesUnder(root: string): string[] {
-  return readdirSync(root, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'))
-    .sort();
 }
 
 /** Git's C-style quoting of unusual paths in ASSETS.tsv (`"a\342\200\257b.png"`). */

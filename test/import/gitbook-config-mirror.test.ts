@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { inProcessQuire } from '../sync/in-process-quire';
 import { gitSyncRepository, gitSyncRepositoryWithConfig } from './gitsync-repository';
+import { filesUnder, writeFolder } from '../support/folder-files';
 
 let t: TestServer;
 let dir: string;
@@ -26,26 +27,6 @@ afterAll(async () => {
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function writeFolder(folder: string, files: Map<string, string | Buffer>): void {
-  for (const [path, content] of files) {
-    mkdirSync(dirname(join(folder, path)), { recursive: true });
-    writeFileSync(join(folder, path), content);
-  }
-}
-
-function filesUnder(root: string): string[] {
-  const found: string[] = [];
-  const visit = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) visit(path);
-      else found.push(relative(root, path).split('\\').join('/'));
-    }
-  };
-  visit(root);
-  return found.sort();
-}
 
 const REDIRECTS = Array.from({ length: 300 }, (_, i) => `  old/page-${i}: changelog.md`);
 /** Comments, blank lines and key order as a person writes them: kept byte for byte. */

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import * as tar from 'tar-stream';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { inProcessQuire } from '../sync/in-process-quire';
 import { gitSyncRepository, gitSyncRepositoryWithReadme } from './gitsync-repository';
+import { filesUnder, untar, writeFolder } from '../support/folder-files';
 
 let t: TestServer;
 let dir: string;
@@ -24,42 +24,6 @@ afterAll(async () => {
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function writeFolder(folder: string, files: Map<string, string | Buffer>): void {
-  for (const [path, content] of files) {
-    mkdirSync(dirname(join(folder, path)), { recursive: true });
-    writeFileSync(join(folder, path), content);
-  }
-}
-
-function filesUnder(root: string): string[] {
-  const found: string[] = [];
-  const visit = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) visit(path);
-      else found.push(relative(root, path).split('\\').join('/'));
-    }
-  };
-  visit(root);
-  return found.sort();
-}
-
-/** The entries of a tar, by path. */
-async function untar(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const extract = tar.extract();
-  const files = new Map<string, Buffer>();
-  const done = (async () => {
-    for await (const entry of extract) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
-      files.set(entry.header.name, Buffer.concat(chunks));
-    }
-  })();
-  extract.end(bytes);
-  await done;
-  return files;
-}
 
 type Page = { id: string; title: string; markdown?: string; pages: Page[] };
 

@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/server/auth/token-hash';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { inProcessQuire } from '../sync/in-process-quire';
 import { gitSyncRepository } from './gitsync-repository';
+import { filesUnder, writeFolder } from '../support/folder-files';
 
 let t: TestServer;
 let dir: string;
@@ -24,26 +25,6 @@ afterAll(async () => {
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function writeFolder(folder: string, files: Map<string, string | Buffer>): void {
-  for (const [path, content] of files) {
-    mkdirSync(dirname(join(folder, path)), { recursive: true });
-    writeFileSync(join(folder, path), content);
-  }
-}
-
-function filesUnder(root: string): string[] {
-  const found: string[] = [];
-  const visit = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) visit(path);
-      else found.push(relative(root, path).split('\\').join('/'));
-    }
-  };
-  visit(root);
-  return found.sort();
-}
 
 describe('quire import', () => {
   it('imports a Git Sync repository; merged and mirrored, it comes back byte for byte', async () => {

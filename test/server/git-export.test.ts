@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitSyncProcessorFor } from '../../src/server/gitsync-import/git-sync-routes';
 import { gitSyncRepository } from '../import/gitsync-repository';
@@ -7,6 +6,7 @@ import { startGitHttpServer, type GitHttpServer } from '../support/git-http-serv
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { engineFor, readTree, treeAsText } from '../sync/sync-test-kit';
+import { untar } from '../support/folder-files';
 
 let t: TestServer;
 let host: GitHttpServer;
@@ -28,22 +28,6 @@ afterAll(async () => {
   await t?.close();
   await host?.close();
 });
-
-/** The entries of a tar, by path. */
-async function untar(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const extract = tar.extract();
-  const files = new Map<string, Buffer>();
-  const done = (async () => {
-    for await (const entry of extract) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
-      files.set(entry.header.name, Buffer.concat(chunks));
-    }
-  })();
-  extract.end(bytes);
-  await done;
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
 
 describe('GET /v1/spaces/{spaceId}/git/export-archive', () => {
   it('is the space as a fresh mirror writes it, byte for byte', async () => {
