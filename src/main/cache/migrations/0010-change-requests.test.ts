@@ -1,36 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openCacheDatabase, type CacheDb } from '../open-cache-database';
-import { cacheMigrations } from './cache-migrations';
+import { describe, expect, it } from 'vitest';
+import { ONE_SPACE, migratedCache } from '../../../../test/support/migrated-cache';
 
-const UP_TO_10 = cacheMigrations.slice(0, 10);
-
-let dir: string;
-const opened: CacheDb[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'quire-cache-change-requests-'));
-});
-afterEach(() => {
-  for (const db of opened.splice(0)) if (db.open) db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(migrations = UP_TO_10): CacheDb {
-  const db = openCacheDatabase(join(dir, 'cache.db'), { migrations });
-  opened.push(db);
-  return db;
-}
-
-const SPACE = `INSERT INTO organizations (id, title, folder_name) VALUES ('o', 'O', 'O');
-  INSERT INTO spaces (id, organization_id, title, folder_path, discovered_at)
-  VALUES ('s', 'o', 'S', 'O/S', '2026-01-01T00:00:00.000Z');`;
+const open = migratedCache(10);
 
 describe('migration 0010 (change requests)', () => {
   it('upgrades a version 9 cache, keeping its data', () => {
-    const v9 = open(UP_TO_10.slice(0, 9));
-    v9.exec(SPACE);
+    const v9 = open(9);
+    v9.exec(ONE_SPACE);
     v9.close();
     const db = open();
     expect(db.pragma('user_version', { simple: true })).toBe(10);
@@ -39,7 +15,7 @@ describe('migration 0010 (change requests)', () => {
 
   it('drops a revision page with its revision, and a change request with its space', () => {
     const db = open();
-    db.exec(SPACE);
+    db.exec(ONE_SPACE);
     db.exec(`INSERT INTO bodies (hash, markdown) VALUES ('h', 'text');
       INSERT INTO change_request_revisions (space_id, id, fetched_at) VALUES ('s', 'r', 'now');
       INSERT INTO change_request_pages (space_id, revision_id, id, position, type, title, meta, body_hash)

@@ -1,36 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openCacheDatabase, type CacheDb } from '../open-cache-database';
-import { cacheMigrations } from './cache-migrations';
+import { describe, expect, it } from 'vitest';
+import { ONE_SPACE, migratedCache } from '../../../../test/support/migrated-cache';
 
-const UP_TO_11 = cacheMigrations.slice(0, 11);
-
-let dir: string;
-const opened: CacheDb[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'quire-cache-comments-'));
-});
-afterEach(() => {
-  for (const db of opened.splice(0)) if (db.open) db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(migrations = UP_TO_11): CacheDb {
-  const db = openCacheDatabase(join(dir, 'cache.db'), { migrations });
-  opened.push(db);
-  return db;
-}
-
-const SPACE = `INSERT INTO organizations (id, title, folder_name) VALUES ('o', 'O', 'O');
-  INSERT INTO spaces (id, organization_id, title, folder_path, discovered_at)
-  VALUES ('s', 'o', 'S', 'O/S', '2026-01-01T00:00:00.000Z');`;
+const open = migratedCache(11);
 
 describe('migration 0011 (comments)', () => {
   it('upgrades a version 10 cache, keeping its data', () => {
-    const v10 = open(UP_TO_11.slice(0, 10));
-    v10.exec(SPACE);
+    const v10 = open(10);
+    v10.exec(ONE_SPACE);
     v10.close();
     const db = open();
     expect(db.pragma('user_version', { simple: true })).toBe(11);
@@ -39,7 +15,7 @@ describe('migration 0011 (comments)', () => {
 
   it('drops mirrored comments with their space, never queued ones', () => {
     const db = open();
-    db.exec(SPACE);
+    db.exec(ONE_SPACE);
     db.exec(`INSERT INTO comments (space_id, change_request, id, author_id, author_name, body,
         posted_at) VALUES ('s', 4, 'c1', 'u', 'U', 'Hi', 'now');
       INSERT INTO comment_outbox (space_id, change_request, kind, payload, idempotency_key,

@@ -1,28 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openCacheDatabase, type CacheDb } from '../open-cache-database';
+import { describe, expect, it } from 'vitest';
 import { SpaceCache } from '../space-cache';
-import { cacheMigrations } from './cache-migrations';
+import { migratedCache } from '../../../../test/support/migrated-cache';
 
-const UP_TO_12 = cacheMigrations.slice(0, 12);
-
-let dir: string;
-const opened: CacheDb[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'quire-cache-checkouts-'));
-});
-afterEach(() => {
-  for (const db of opened.splice(0)) if (db.open) db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function open(migrations = UP_TO_12): CacheDb {
-  const db = openCacheDatabase(join(dir, 'cache.db'), { migrations });
-  opened.push(db);
-  return db;
-}
+const open = migratedCache(12);
 
 const SPACES = `INSERT INTO organizations (id, title, folder_name) VALUES ('o', 'O', 'O');
   INSERT INTO spaces (id, organization_id, title, folder_path, discovered_at)
@@ -33,7 +13,7 @@ const CHECKOUT = `INSERT INTO checkouts (key, space_id, change_request_id, numbe
 
 describe('migration 0012 (checkouts)', () => {
   it('upgrades a version 11 cache, keeping its data', () => {
-    const v11 = open(UP_TO_12.slice(0, 11));
+    const v11 = open(11);
     v11.exec(SPACES);
     v11.close();
     const db = open();
