@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeRequestCheckout } from '../../src/shared/contract/review';
-import { createQuireServices } from '../../src/main/cli/create-quire-services';
-import { runQuireCli, type CliIo } from '../../src/main/cli/quire-cli';
+import { inProcessQuire } from './in-process-quire';
 import { startTestServer, type TestServer } from '../support/start-test-server';
 import { TOKENS, testFixture } from '../support/test-fixture';
 import { changeRequestMarkdown, openChangeRequest } from './checkout-kit';
@@ -17,19 +16,8 @@ let t: TestServer;
 let dir: string;
 let cr: { id: string; number: number };
 
-async function quire(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (chunk: string) => (stdout += chunk), isTTY: false },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env: {},
-    cwd: dir,
-    readStdin: async () => '',
-  };
-  const code = await runQuireCli(['--home', join(dir, 'home'), ...args], io, createQuireServices);
-  return { code, stdout, stderr };
-}
+/** `quire …` in this process, over this test's home. */
+const quire = (args: string[]) => inProcessQuire(dir)(...args);
 
 beforeAll(async () => {
   t = await startTestServer({ fixture: testFixture() });
